@@ -1,0 +1,37 @@
+"""shedkit: shedding games (Dou Di Zhu, President, Dominoes) for play and study.
+
+>>> import shedkit
+>>> game = shedkit.make("doudizhu")
+>>> state = game.new_deal(seed=1)
+>>> state.phase
+'auction'
+"""
+
+from shedkit.core.errors import (
+    IllegalMoveError,
+    InvalidMoveError,
+    OptionError,
+    RecordError,
+    ShedkitError,
+)
+from shedkit.core.info import GameInfo
+from shedkit.core.records import replay
+from shedkit.core.registry import GAMES, make, register
+from shedkit.doudizhu import make as _make_doudizhu
+
+register("doudizhu", _make_doudizhu)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "GAMES",
+    "GameInfo",
+    "IllegalMoveError",
+    "InvalidMoveError",
+    "OptionError",
+    "RecordError",
+    "ShedkitError",
+    "make",
+    "register",
+    "replay",
+]

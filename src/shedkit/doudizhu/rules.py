@@ -1,0 +1,628 @@
+"""Dou Di Zhu: the game, its state, the auction, play and scoring (DDZ-01…43).
+
+>>> import shedkit
+>>> game = shedkit.make("doudizhu")
+>>> state = game.new_deal(seed=7)
+>>> state.phase, state.current_player in (0, 1, 2)
+('auction', True)
+>>> while not state.is_over:
+...     state.apply(state.legal_moves()[0])
+>>> sum(state.returns())
+0
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
+
+from shedkit.core.errors import IllegalMoveError, RecordError, ShedkitError
+from shedkit.core.info import GameInfo
+from shedkit.core.options import build_options, options_to_dict
+from shedkit.doudizhu.actions import Tables, tables_for
+from shedkit.doudizhu.combos import (
+    BJ,
+    CARDS_PER_PACK,
+    NRANKS,
+    RANK_CHARS,
+    SUIT_CHARS,
+    Move,
+    card_rank,
+    card_str,
+)
+from shedkit.doudizhu.movegen import lead_moves, response_moves
+from shedkit.doudizhu.notation import parse_move, parse_ranks
+from shedkit.doudizhu.options import PRESETS, Options
+from shedkit.doudizhu.view import View
+
+__all__ = ["DouDizhu", "SetupError", "State", "make"]
+
+RECORD_VERSION: Final = 1
+
+_RANK_BITS: Final = tuple(
+    sum(1 << c for c in range(2 * CARDS_PER_PACK) if card_rank(c) == r) for r in range(NRANKS)
+)
+
+
+class SetupError(ShedkitError):
+    """A scenario passed to ``new_deal`` that is not a possible deal."""
+
+
+def _bits(cards: Sequence[int]) -> int:
+    out = 0
+    for c in cards:
+        out |= 1 << c
+    return out
+
+
+def _cards(bits: int) -> list[int]:
+    out = []
+    while bits:
+        low = bits & -bits
+        out.append(low.bit_length() - 1)
+        bits ^= low
+    return out
+
+
+def sort_cards(cards: Sequence[int]) -> tuple[int, ...]:
+    """Cards in playing order (by rank, then suit, then pack)."""
+    return tuple(sorted(cards, key=lambda c: (card_rank(c), c % CARDS_PER_PACK, c)))
+
+
+class DouDizhu:
+    """The game under fixed options; makes deals and reads moves."""
+
+    name: Final = "doudizhu"
+
+    def __init__(self, options: Options, preset: str = "standard") -> None:
+        self.options = options
+        self.preset = preset
+        self.tables: Tables = tables_for(options)
+        self.num_players = options.players
+        self.deck: tuple[int, ...] = tuple(range(CARDS_PER_PACK * options.decks))
+        n = options.players
+        bombs_max = 13 * options.decks + 1  # every rank as bombs, plus the rocket
+        top = 3 * 2 ** (bombs_max + 1) * (n - 1)
+        self.info = GameInfo(
+            name=self.name,
+            num_players=n,
+            chance=True,
+            hidden_information=True,
+            zero_sum=True,
+            min_score=-top,
+            max_score=top,
+            num_actions=self.tables.num_actions,
+            max_game_length=3 + 2 * (n - 1) + 2 * (n - 2) + n * len(self.deck),
+        )
+
+    def __repr__(self) -> str:
+        return f"<DouDizhu preset={self.preset!r} {self.options}>"
+
+    @property
+    def num_actions(self) -> int:
+        """Size of the dense action space (``move.action_id < num_actions``)."""
+        return self.tables.num_actions
+
+    def action_to_move(self, action_id: int) -> Move:
+        """The move with dense id ``action_id``."""
+        if not isinstance(action_id, int) or not 0 <= action_id < self.num_actions:
+            raise IllegalMoveError(f"action id {action_id!r} not in 0…{self.num_actions - 1}")
+        return self.tables.moves[action_id]
+
+    def action_to_string(self, action_id: int) -> str:
+        """The notation of the move with dense id ``action_id``."""
+        return str(self.action_to_move(action_id))
+
+    def parse_move(self, text: str, state: State | None = None) -> Move:
+        """Read a move in DDZ-51 notation; the state settles ambiguous readings."""
+        return parse_move(text, self.tables, state)
+
+    def parse_cards(self, text: str) -> list[int]:
+        """Read cards with suits (``Ts 3h B``) or bare ranks; bare ranks get no identity yet."""
+        return parse_ranks(text)
+
+    def new_deal(
+        self,
+        seed: int | None = None,
+        hands: Sequence[str | Sequence[int] | None] | None = None,
+        *,
+        kitty: str | Sequence[int] | None = None,
+        first_bidder: int | None = None,
+        landlord: int | None = None,
+        bid: int = 1,
+    ) -> State:
+        """Deal a new hand, deterministic from ``seed``.
+
+        Scenario set-up: ``hands`` gives some or all hands (card ids, or text:
+        ``"3s 3h 4d"`` with suits or ``"33445"`` bare ranks, which take the
+        lowest free suits); ``None`` entries are dealt from the rest. ``kitty``
+        fixes the face-down cards. ``first_bidder`` fixes who bids first.
+        ``landlord`` skips the auction: that seat is landlord for a stake of
+        ``bid`` and takes the kitty into its hand. When every hand is given and
+        no kitty, the kitty is the rest of the pack if the hands are full-sized
+        and there is an auction, else empty.
+        """
+        if seed is None:
+            seed = secrets.randbits(63)
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise SetupError(f"seed must be an integer, not {seed!r}")
+        opts = self.options
+        n = opts.players
+        rng = random.Random(seed)
+        free = set(self.deck)
+        given: list[list[int] | None] = [None] * n
+        if hands is not None:
+            if len(hands) != n:
+                raise SetupError(f"hands must list {n} hands (None to deal one), not {len(hands)}")
+            for seat, hand in enumerate(hands):
+                if hand is not None:
+                    given[seat] = self._take_cards(hand, free, f"hand of seat {seat}")
+        kitty_cards = None if kitty is None else self._take_cards(kitty, free, "kitty")
+        rest = sorted(free)
+        rng.shuffle(rest)
+        if all(h is not None for h in given) and kitty_cards is None:
+            # Every hand given: the kitty is the rest when the hands are full-sized,
+            # else the deal has no kitty beyond what the landlord already holds.
+            full = landlord is None and all(len(h or ()) == opts.hand_size for h in given)
+            kitty_cards = rest[: opts.kitty_size] if full else []
+        dealt = []
+        for seat in range(n):
+            hand = given[seat]
+            if hand is None:
+                size = opts.hand_size
+                hand, rest = rest[:size], rest[size:]
+                if len(hand) < size:
+                    raise SetupError("not enough cards left to deal the hands not given")
+            dealt.append(hand)
+        if kitty_cards is None:
+            kitty_cards, rest = rest[: opts.kitty_size], rest[opts.kitty_size :]
+        if first_bidder is None:
+            first_bidder = rng.randrange(n)
+        elif first_bidder not in range(n):
+            raise SetupError(f"first_bidder must be a seat 0…{n - 1}, not {first_bidder!r}")
+        if landlord is not None:
+            if landlord not in range(n):
+                raise SetupError(f"landlord must be a seat 0…{n - 1}, not {landlord!r}")
+            if bid not in (1, 2, 3):
+                raise SetupError(f"bid must be 1, 2 or 3, not {bid!r}")
+        return State(self, seed, dealt, kitty_cards, first_bidder, landlord, bid)
+
+    def _take_cards(self, spec: str | Sequence[int], free: set[int], what: str) -> list[int]:
+        if isinstance(spec, str):
+            cards = []
+            for token in spec.replace(",", " ").split():
+                cards += self._token_cards(token, free, what)
+        else:
+            cards = list(spec)
+            for c in cards:
+                if not isinstance(c, int) or c not in self.deck:
+                    raise SetupError(f"{what}: {c!r} is not a card id of this deck")
+        if len(set(cards)) != len(cards):
+            raise SetupError(f"{what} names a card twice")
+        taken = [c for c in cards if c not in free]
+        if taken:
+            raise SetupError(
+                f"{what}: {' '.join(card_str(c) for c in taken)} already dealt elsewhere"
+            )
+        free.difference_update(cards)
+        return cards
+
+    def _token_cards(self, token: str, free: set[int], what: str) -> list[int]:
+        t = token.upper().replace("10", "T")
+        if len(t) == 2 and t[1] in SUIT_CHARS.upper() and t[0] in RANK_CHARS[:13]:
+            rank, suit = RANK_CHARS.index(t[0]), SUIT_CHARS.upper().index(t[1])
+            for pack in range(self.options.decks):
+                card = pack * CARDS_PER_PACK + rank * 4 + suit
+                if card in free:
+                    free.discard(card)
+                    return [card]
+            raise SetupError(f"{what}: no {token} left in the deck")
+        out = []
+        for r in parse_ranks(t):
+            pool = sorted(c for c in free if card_rank(c) == r)
+            if not pool:
+                raise SetupError(f"{what}: no {RANK_CHARS[r]} left in the deck")
+            free.discard(pool[0])
+            out.append(pool[0])
+        return out
+
+    def determinize(self, view: View, rng: random.Random) -> State:
+        """A full state consistent with ``view``: unseen cards dealt at random (for search)."""
+        from shedkit.doudizhu.view import determinize
+
+        return determinize(self, view, rng)
+
+    def replay(self, record: Mapping[str, Any]) -> State:
+        """Rebuild the state a record describes (see :func:`shedkit.replay`)."""
+        try:
+            setup = record["setup"]
+            state = self.new_deal(
+                seed=record["seed"],
+                hands=[list(h) for h in setup["hands"]],
+                kitty=list(setup["kitty"]),
+                first_bidder=setup["first_bidder"],
+                landlord=setup.get("landlord"),
+                bid=setup.get("bid", 1),
+            )
+            moves = record["moves"]
+        except (KeyError, TypeError) as err:
+            raise RecordError(f"malformed Dou Di Zhu record: missing or bad {err}") from err
+        except ShedkitError as err:
+            raise RecordError(f"record's set-up is not a possible deal: {err}") from err
+        if not isinstance(moves, list):
+            raise RecordError("record 'moves' must be a list of move strings")
+        for i, text in enumerate(moves):
+            try:
+                state.apply(self.parse_move(text, state))
+            except ShedkitError as err:
+                raise RecordError(f"record move {i + 1} ({text!r}) does not replay: {err}") from err
+        expected = record.get("returns")
+        if state.is_over and expected is not None and list(expected) != state.returns():
+            raise RecordError(
+                f"record's returns {expected} differ from the replay's {state.returns()}"
+            )
+        return state
+
+
+class State:
+    """One deal in progress. ``apply`` changes it in place; ``clone`` copies it."""
+
+    __slots__ = (
+        "_legal",
+        "bids",
+        "bombs",
+        "current_player",
+        "dealt",
+        "first_bidder",
+        "game",
+        "hands",
+        "high_bid",
+        "high_bidder",
+        "history",
+        "kitty",
+        "landlord",
+        "last_play",
+        "last_player",
+        "out_of_auction",
+        "passes",
+        "phase",
+        "played",
+        "plays",
+        "rank_counts",
+        "seed",
+        "thrown_in",
+        "winner",
+    )
+
+    def __init__(
+        self,
+        game: DouDizhu,
+        seed: int,
+        dealt: list[list[int]],
+        kitty: list[int],
+        first_bidder: int,
+        landlord: int | None,
+        bid: int,
+    ) -> None:
+        n = game.num_players
+        self.game = game
+        self.seed = seed
+        self.dealt = tuple(sort_cards(h) for h in dealt)
+        self.kitty = sort_cards(kitty)
+        self.first_bidder = first_bidder
+        self.hands = [_bits(h) for h in dealt]
+        self.rank_counts = [[0] * NRANKS for _ in range(n)]
+        for seat, hand in enumerate(dealt):
+            counts = self.rank_counts[seat]
+            for c in hand:
+                counts[card_rank(c)] += 1
+        self.bids: list[tuple[int, Move]] = []
+        self.high_bid = 0
+        self.high_bidder = -1
+        self.out_of_auction = [False] * n
+        self.passes = 0
+        self.landlord: int | None = None
+        self.last_play: Move | None = None
+        self.last_player = -1
+        self.bombs = 0
+        self.plays = [0] * n
+        self.played: list[list[int]] = [[] for _ in range(n)]
+        self.history: list[tuple[int, Move, tuple[int, ...]]] = []
+        self.thrown_in = False
+        self.winner: int | None = None
+        self._legal: tuple[Move, ...] | None = None
+        self.phase = "auction"
+        self.current_player: int | None = first_bidder
+        if landlord is not None:
+            self.high_bid, self.high_bidder = bid, landlord
+            self._start_play(landlord)
+
+    # -- queries ---------------------------------------------------------------
+
+    @property
+    def is_over(self) -> bool:
+        """True once a player has gone out or the deal was thrown in."""
+        return self.phase == "over"
+
+    @property
+    def num_players(self) -> int:
+        """Seats at the table."""
+        return self.game.num_players
+
+    @property
+    def multiplier(self) -> int:
+        """2 to the number of bombs and rockets so far (DDZ-31), spring not included."""
+        return 1 << self.bombs
+
+    def hand(self, seat: int) -> tuple[int, ...]:
+        """The cards ``seat`` holds now, in playing order (omniscient: not for agents)."""
+        return sort_cards(_cards(self.hands[seat]))
+
+    def legal_moves(self) -> tuple[Move, ...]:
+        """The moves the current player may make; empty when the deal is over."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = tuple(self._generate())
+        return legal
+
+    def _generate(self) -> list[Move]:
+        seat = self.current_player
+        if seat is None:
+            return []
+        t = self.game.tables
+        if self.phase == "auction":
+            return [t.moves[0], *t.bids[self.high_bid :]]
+        if self.last_play is None:
+            return lead_moves(self.rank_counts[seat], t)
+        return response_moves(self.rank_counts[seat], t, self.last_play)
+
+    def returns(self) -> list[int]:
+        """Each seat's score for the deal (DDZ-30…33, DDZ-43); zeros until it is over."""
+        n = self.num_players
+        if self.winner is None or self.landlord is None:
+            return [0] * n
+        landlord = self.landlord
+        landlord_won = self.winner == landlord
+        doublings = self.bombs
+        spring = self.game.options.spring
+        peasants = [s for s in range(n) if s != landlord]
+        if spring == "standard":
+            if landlord_won and all(self.plays[s] == 0 for s in peasants):
+                doublings += 1
+            elif not landlord_won and self.plays[landlord] == 1:
+                doublings += 1
+        elif spring == "any_player":
+            losers = peasants if landlord_won else [landlord]
+            if any(self.plays[s] == 0 for s in losers):
+                doublings += 1
+        value = self.high_bid << doublings
+        sign = 1 if landlord_won else -1
+        out = [-sign * value] * n
+        out[landlord] = sign * value * (n - 1)
+        return out
+
+    # -- moves -----------------------------------------------------------------
+
+    def apply(self, move: Move, seat: int | None = None) -> None:
+        """Play ``move`` for the current player (or check it is ``seat``'s turn first).
+
+        Raises :class:`IllegalMoveError`, leaving the state unchanged, if the move
+        is not legal now.
+        """
+        if self.phase == "over":
+            raise IllegalMoveError("the deal is over; no more moves")
+        if seat is not None and seat != self.current_player:
+            raise IllegalMoveError(f"it is seat {self.current_player}'s turn, not seat {seat}'s")
+        legal = self.legal_moves()
+        for m in legal:
+            if m is move or m == move:
+                break
+        else:
+            raise IllegalMoveError(self._why_illegal(move))
+        self._apply(m, None)
+
+    def _why_illegal(self, move: object) -> str:
+        if not isinstance(move, Move):
+            return f"{move!r} is not a Dou Di Zhu move; use game.parse_move(text, state)"
+        seat = self.current_player
+        if self.phase == "auction":
+            if move.kind == "bid":
+                return f"bid{move.rank} does not raise the highest bid, {self.high_bid}"
+            return f"{move} is a play; the auction is on (pass or bid above {self.high_bid})"
+        if move.kind == "bid":
+            return "the auction is over; bids are no longer possible"
+        if move.kind == "pass":
+            return "the leader of a trick may not pass (DDZ-12)"
+        counts = self.rank_counts[seat] if seat is not None else [0] * NRANKS
+        missing = [r for r in set(move.ranks) if move.ranks.count(r) > counts[r]]
+        if missing:
+            return f"seat {seat} does not hold the cards for {move}"
+        return f"{move} does not beat {self.last_play} (DDZ-20…23)"
+
+    def _apply(self, move: Move, cards: tuple[int, ...] | None) -> None:
+        """Apply a legal move; ``cards`` names the physical cards (else the lowest of each rank)."""
+        seat = self.current_player
+        assert seat is not None
+        self._legal = None
+        n = self.num_players
+        kind = move.kind
+        if self.phase == "auction":
+            self.bids.append((seat, move))
+            self.history.append((seat, move, ()))
+            if kind == "bid":
+                self.high_bid, self.high_bidder, self.passes = move.rank, seat, 0
+                if move.rank == 3:  # DDZ-06
+                    self._start_play(seat)
+                    return
+            else:
+                self.passes += 1
+                if self.game.options.pass_is_final:  # DDZ-09
+                    self.out_of_auction[seat] = True
+            self._next_bidder()
+            return
+        if kind == "pass":
+            self.history.append((seat, move, ()))
+            self.passes += 1
+            if self.passes == n - 1:  # DDZ-13
+                self.last_play = None
+                self.passes = 0
+                self.current_player = self.last_player
+            else:
+                self.current_player = (seat + 1) % n
+            return
+        hand = self.hands[seat]
+        counts = self.rank_counts[seat]
+        if cards is None:
+            taken = []
+            for r in move.base + move.kickers:
+                low = hand & _RANK_BITS[r]
+                low &= -low
+                hand ^= low
+                taken.append(low.bit_length() - 1)
+            cards = tuple(taken)
+        else:
+            for c in cards:
+                hand ^= 1 << c
+        for r in move.base + move.kickers:
+            counts[r] -= 1
+        self.hands[seat] = hand
+        self.played[seat] += cards
+        self.history.append((seat, move, cards))
+        self.plays[seat] += 1
+        if kind == "bomb" or kind == "rocket":
+            self.bombs += 1  # DDZ-31
+        self.last_play, self.last_player, self.passes = move, seat, 0
+        if not hand:  # DDZ-14
+            self.winner = seat
+            self.phase = "over"
+            self.current_player = None
+        else:
+            self.current_player = (seat + 1) % n
+
+    def _next_bidder(self) -> None:
+        n = self.num_players
+        out = self.out_of_auction
+        if self.game.options.pass_is_final:
+            active = [s for s in range(n) if not out[s]]
+            if not active or (active == [self.high_bidder]):
+                return self._end_auction()
+        elif self.passes >= (n - 1 if self.high_bid else n):  # DDZ-07, DDZ-08
+            return self._end_auction()
+        seat = self.current_player
+        assert seat is not None
+        seat = (seat + 1) % n
+        while out[seat]:
+            seat = (seat + 1) % n
+        self.current_player = seat
+
+    def _end_auction(self) -> None:
+        if self.high_bid == 0:  # DDZ-08: thrown in
+            self.thrown_in = True
+            self.phase = "over"
+            self.current_player = None
+            return
+        self._start_play(self.high_bidder)
+
+    def _start_play(self, landlord: int) -> None:
+        """DDZ-10: the landlord shows and takes the kitty and leads."""
+        self.landlord = landlord
+        counts = self.rank_counts[landlord]
+        for c in self.kitty:
+            self.hands[landlord] |= 1 << c
+            counts[card_rank(c)] += 1
+        self.phase = "play"
+        self.passes = 0
+        self.current_player = landlord
+        self._legal = None
+
+    # -- copies, views, records ------------------------------------------------
+
+    def clone(self) -> State:
+        """An independent copy (the game and the move objects are shared)."""
+        new = State.__new__(State)
+        for name in State.__slots__:
+            setattr(new, name, getattr(self, name))
+        new.hands = self.hands.copy()
+        new.rank_counts = [c.copy() for c in self.rank_counts]
+        new.bids = self.bids.copy()
+        new.out_of_auction = self.out_of_auction.copy()
+        new.plays = self.plays.copy()
+        new.played = [p.copy() for p in self.played]
+        new.history = self.history.copy()
+        return new
+
+    def view(self, seat: int | None) -> View:
+        """What ``seat`` may know (DDZ-10: the kitty once shown); ``None`` for a spectator."""
+        n = self.num_players
+        if seat is not None and seat not in range(n):
+            raise ValueError(f"seat must be 0…{n - 1} or None, not {seat!r}")
+        revealed = self.landlord is not None
+        return View(
+            seat=seat,
+            num_players=n,
+            options=self.game.options,
+            phase=self.phase,
+            current_player=self.current_player,
+            hand=self.hand(seat) if seat is not None else (),
+            cards_left=tuple(h.bit_count() for h in self.hands),
+            first_bidder=self.first_bidder,
+            landlord=self.landlord,
+            kitty=self.kitty if revealed else None,
+            stake=self.high_bid,
+            high_bidder=self.high_bidder,
+            bombs=self.bombs,
+            history=tuple(self.history),
+            played=tuple(tuple(p) for p in self.played),
+            last_play=self.last_play,
+            last_player=self.last_player,
+            passes=self.passes,
+            legal_moves=self.legal_moves() if seat == self.current_player else (),
+            thrown_in=self.thrown_in,
+            winner=self.winner,
+            returns=tuple(self.returns()),
+        )
+
+    def record(self) -> dict[str, Any]:
+        """A JSON-able description of the deal so far; :func:`shedkit.replay` rebuilds it."""
+        landlord = None
+        setup: dict[str, Any] = {
+            "hands": [list(h) for h in self.dealt],
+            "kitty": list(self.kitty),
+            "first_bidder": self.first_bidder,
+        }
+        if self.landlord is not None and not self.bids:
+            landlord = self.landlord
+            setup["landlord"] = landlord
+            setup["bid"] = self.high_bid
+        return {
+            "game": self.game.name,
+            "version": RECORD_VERSION,
+            "preset": self.game.preset,
+            "options": options_to_dict(self.game.options),
+            "seed": self.seed,
+            "setup": setup,
+            "hands_text": [" ".join(card_str(c) for c in h) for h in self.dealt],
+            "moves": [str(m) for _, m, _ in self.history],
+            "thrown_in": self.thrown_in,
+            "returns": self.returns() if self.is_over else None,
+        }
+
+    def __repr__(self) -> str:
+        return f"<doudizhu.State phase={self.phase} turn={self.current_player} seed={self.seed}>"
+
+    def __str__(self) -> str:
+        lines = []
+        for seat in range(self.num_players):
+            role = "L" if seat == self.landlord else " "
+            cards = " ".join(card_str(c) for c in self.hand(seat))
+            lines.append(f"{seat}{role} {cards}")
+        if self.last_play is not None:
+            lines.append(f"last: seat {self.last_player} {self.last_play}")
+        return "\n".join(lines)
+
+
+def make(preset: str = "standard", **options: Any) -> DouDizhu:
+    """Build the game from a preset and option overrides (validated)."""
+    return DouDizhu(build_options(Options, PRESETS, preset, options), preset)

@@ -1,0 +1,106 @@
+"""What one seat may know of a deal, and deals consistent with it (DDZ-10).
+
+A :class:`View` is the only thing outside the engine that sees a deal: agents
+act on it, the terminal draws it. It holds the seat's own hand, the public
+history (with the physical cards of every play), and the kitty once the
+landlord has shown it; never another seat's hidden cards.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from shedkit.doudizhu.combos import Move
+from shedkit.doudizhu.options import Options
+
+if TYPE_CHECKING:
+    from shedkit.doudizhu.rules import DouDizhu, State
+
+__all__ = ["View", "determinize"]
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """One seat's knowledge of a deal (``seat=None``: a spectator's)."""
+
+    seat: int | None
+    num_players: int
+    options: Options
+    phase: str
+    current_player: int | None
+    hand: tuple[int, ...]
+    cards_left: tuple[int, ...]
+    first_bidder: int
+    landlord: int | None
+    kitty: tuple[int, ...] | None
+    stake: int
+    high_bidder: int
+    bombs: int
+    history: tuple[tuple[int, Move, tuple[int, ...]], ...]
+    played: tuple[tuple[int, ...], ...]
+    last_play: Move | None
+    last_player: int
+    passes: int
+    legal_moves: tuple[Move, ...]
+    thrown_in: bool
+    winner: int | None
+    returns: tuple[int, ...]
+
+    @property
+    def multiplier(self) -> int:
+        """2 to the number of bombs and rockets played so far (DDZ-31)."""
+        return 1 << self.bombs
+
+    @property
+    def is_over(self) -> bool:
+        """True once the deal has ended."""
+        return self.phase == "over"
+
+    def is_partner(self, seat: int) -> bool:
+        """True if ``seat`` is on this view's side (both peasants, or oneself)."""
+        if seat == self.seat:
+            return True
+        return self.landlord is not None and self.seat is not None and (
+            seat != self.landlord and self.seat != self.landlord
+        )
+
+
+def determinize(game: DouDizhu, view: View, rng: random.Random) -> State:
+    """Deal the cards ``view`` cannot see at random and replay its public history.
+
+    The result holds the view's own hand, every card already played where it
+    was played, the shown kitty, and the right number of cards in each hand.
+    """
+    if view.seat is None:
+        raise ValueError("determinize needs a seat's view, not a spectator's")
+    n = view.num_players
+    played = [set(p) for p in view.played]
+    known: list[set[int]] = [set() for _ in range(n)]
+    known[view.seat] = set(view.hand)
+    if view.kitty is not None and view.landlord is not None and view.landlord != view.seat:
+        known[view.landlord] |= set(view.kitty) - played[view.landlord]
+    seen = set().union(*known, *played)
+    unseen = [c for c in game.deck if c not in seen]
+    rng.shuffle(unseen)
+    kitty: list[int]
+    if view.kitty is None:
+        kitty, unseen = unseen[: view.options.kitty_size], unseen[view.options.kitty_size :]
+    else:
+        kitty = list(view.kitty)
+    dealt: list[list[int]] = []
+    for seat in range(n):
+        need = view.cards_left[seat] - len(known[seat])
+        hand = sorted(known[seat]) + unseen[:need]
+        unseen = unseen[need:]
+        original = set(hand) | played[seat]
+        if seat == view.landlord:
+            original -= set(kitty)
+        dealt.append(sorted(original))
+    from shedkit.doudizhu.rules import State
+
+    state = State(game, rng.randrange(2**63), dealt, kitty, view.first_bidder, None, 1)
+    for _, move, cards in view.history:
+        state._apply(move, cards if move.size else None)
+    return state
