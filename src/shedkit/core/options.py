@@ -12,7 +12,7 @@ from shedkit.core.errors import OptionError
 
 __all__ = ["build_options", "options_to_dict"]
 
-O = TypeVar("O")
+OptionsT = TypeVar("OptionsT")
 
 
 def _check_type(cls_name: str, name: str, value: Any, hint: Any) -> None:
@@ -48,11 +48,11 @@ def _check_type(cls_name: str, name: str, value: Any, hint: Any) -> None:
 
 
 def build_options(
-    cls: type[O],
+    cls: type[OptionsT],
     presets: Mapping[str, Mapping[str, Any]],
     preset: str,
     overrides: Mapping[str, Any],
-) -> O:
+) -> OptionsT:
     """Build ``cls`` from a named preset and overrides, checking names and value types.
 
     Raises :class:`OptionError` naming the valid presets or options.

@@ -221,9 +221,7 @@ def _run_base(top: int, k: int, width: int) -> tuple[int, ...]:
 def solo_kickers(t: Tables, counts: list[int], exclude: set[int], k: int) -> list[tuple[int, ...]]:
     """Solo kicker rank tuples of size ``k`` from ``counts`` avoiding ``exclude`` (DDZ-15/16)."""
     caps = t.kicker_caps
-    avail = [
-        (r, min(counts[r], caps[r])) for r in range(NRANKS) if counts[r] and r not in exclude
-    ]
+    avail = [(r, min(counts[r], caps[r])) for r in range(NRANKS) if counts[r] and r not in exclude]
     found = multisets(avail, k)
     if t.opts.rocket_as_kickers:
         return found
@@ -233,9 +231,7 @@ def solo_kickers(t: Tables, counts: list[int], exclude: set[int], k: int) -> lis
 def pair_kickers(t: Tables, counts: list[int], exclude: set[int], k: int) -> list[tuple[int, ...]]:
     """Pair kicker rank tuples (``a a b b …``) of ``k`` distinct ranks (DDZ-15/16)."""
     ranks = [
-        r
-        for r in range(NRANKS)
-        if counts[r] >= 2 and r not in exclude and pairable(r, t.decks)
+        r for r in range(NRANKS) if counts[r] >= 2 and r not in exclude and pairable(r, t.decks)
     ]
     out = []
     for combo in itertools.combinations(ranks, k):

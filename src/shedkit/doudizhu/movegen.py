@@ -54,9 +54,7 @@ def _run_moves(
                 out.append(table[(top, k)])
 
 
-def _solo_kicker_sets(
-    t: Tables, c: list[int], lo: int, hi: int, k: int
-) -> list[tuple[int, ...]]:
+def _solo_kicker_sets(t: Tables, c: list[int], lo: int, hi: int, k: int) -> list[tuple[int, ...]]:
     caps = t.kicker_caps
     avail = [(r, min(c[r], caps[r])) for r in _RANKS if c[r] and not lo <= r < hi]
     if k == 1:
@@ -67,9 +65,7 @@ def _solo_kicker_sets(
     return [kick for kick in found if not contains_rocket(kick, t.decks)]
 
 
-def _pair_kicker_sets(
-    t: Tables, c: list[int], lo: int, hi: int, k: int
-) -> list[tuple[int, ...]]:
+def _pair_kicker_sets(t: Tables, c: list[int], lo: int, hi: int, k: int) -> list[tuple[int, ...]]:
     limit = NRANKS if t.decks == 2 else BJ
     ranks = [r for r in range(limit) if c[r] >= 2 and not lo <= r < hi]
     if k == 1:
@@ -118,7 +114,14 @@ def _bomb_moves(out: list[Move], c: list[int], t: Tables, above: tuple[int, int]
         out.append(t.rocket)
 
 
-_KICKER_KINDS = ("trio_solo", "trio_pair", "plane_solo", "plane_pair", "quad_two_solos", "quad_two_pairs")
+_KICKER_KINDS = (
+    "trio_solo",
+    "trio_pair",
+    "plane_solo",
+    "plane_pair",
+    "quad_two_solos",
+    "quad_two_pairs",
+)
 _QUAD_SINGLE = ("quad_solo", "quad_pair")
 
 

@@ -78,9 +78,7 @@ def parse_move(text: str, tables: Tables, state: State | None = None) -> Move:
     if kind is not None:
         candidates = [m for m in candidates if m.kind == kind]
     if plus:
-        candidates = [
-            m for m in candidates if list(m.base) == base and list(m.kickers) == kickers
-        ]
+        candidates = [m for m in candidates if list(m.base) == base and list(m.kickers) == kickers]
     else:
         plain = [m for m in candidates if not m.kickers]
         if plain:

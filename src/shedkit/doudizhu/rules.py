@@ -23,7 +23,6 @@ from shedkit.core.info import GameInfo
 from shedkit.core.options import build_options, options_to_dict
 from shedkit.doudizhu.actions import Tables, tables_for
 from shedkit.doudizhu.combos import (
-    BJ,
     CARDS_PER_PACK,
     NRANKS,
     RANK_CHARS,
@@ -228,6 +227,12 @@ class DouDizhu:
             out.append(pool[0])
         return out
 
+    def match_setup(self, deals_played: int) -> dict[str, Any]:
+        """Set-up keys for the next deal of a match: the first bidder rotates if asked (DDZ-04)."""
+        if self.options.first_bidder == "rotate":
+            return {"first_bidder": deals_played % self.num_players}
+        return {}
+
     def determinize(self, view: View, rng: random.Random) -> State:
         """A full state consistent with ``view``: unseen cards dealt at random (for search)."""
         from shedkit.doudizhu.view import determinize
@@ -389,9 +394,9 @@ class State:
         spring = self.game.options.spring
         peasants = [s for s in range(n) if s != landlord]
         if spring == "standard":
-            if landlord_won and all(self.plays[s] == 0 for s in peasants):
-                doublings += 1
-            elif not landlord_won and self.plays[landlord] == 1:
+            peasants_silent = all(self.plays[s] == 0 for s in peasants)
+            landlord_once = self.plays[landlord] == 1
+            if (landlord_won and peasants_silent) or (not landlord_won and landlord_once):
                 doublings += 1
         elif spring == "any_player":
             losers = peasants if landlord_won else [landlord]

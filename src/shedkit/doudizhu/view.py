@@ -62,8 +62,10 @@ class View:
         """True if ``seat`` is on this view's side (both peasants, or oneself)."""
         if seat == self.seat:
             return True
-        return self.landlord is not None and self.seat is not None and (
-            seat != self.landlord and self.seat != self.landlord
+        return (
+            self.landlord is not None
+            and self.seat is not None
+            and (seat != self.landlord and self.seat != self.landlord)
         )
 
 
