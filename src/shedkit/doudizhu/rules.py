@@ -189,22 +189,23 @@ class DouDizhu:
         return State(self, seed, dealt, kitty_cards, first_bidder, landlord, bid)
 
     def _take_cards(self, spec: str | Sequence[int], free: set[int], what: str) -> list[int]:
+        """Take the cards ``spec`` names out of ``free``; bare ranks take the lowest suit free."""
         if isinstance(spec, str):
-            cards = []
+            cards: list[int] = []
             for token in spec.replace(",", " ").split():
-                cards += self._token_cards(token, free, what)
+                cards += self._token_cards(token, free - set(cards), what)
         else:
             cards = list(spec)
             for c in cards:
-                if not isinstance(c, int) or c not in self.deck:
+                if not isinstance(c, int) or isinstance(c, bool) or c not in self.deck:
                     raise SetupError(f"{what}: {c!r} is not a card id of this deck")
-        if len(set(cards)) != len(cards):
-            raise SetupError(f"{what} names a card twice")
-        taken = [c for c in cards if c not in free]
-        if taken:
-            raise SetupError(
-                f"{what}: {' '.join(card_str(c) for c in taken)} already dealt elsewhere"
-            )
+            if len(set(cards)) != len(cards):
+                raise SetupError(f"{what} names a card twice")
+            taken = [c for c in cards if c not in free]
+            if taken:
+                raise SetupError(
+                    f"{what}: {' '.join(card_str(c) for c in taken)} already dealt elsewhere"
+                )
         free.difference_update(cards)
         return cards
 
@@ -215,15 +216,17 @@ class DouDizhu:
             for pack in range(self.options.decks):
                 card = pack * CARDS_PER_PACK + rank * 4 + suit
                 if card in free:
-                    free.discard(card)
                     return [card]
             raise SetupError(f"{what}: no {token} left in the deck")
-        out = []
-        for r in parse_ranks(t):
-            pool = sorted(c for c in free if card_rank(c) == r)
+        try:
+            ranks = parse_ranks(t)
+        except ShedkitError as err:
+            raise SetupError(f"{what}: {err}") from err
+        out: list[int] = []
+        for r in ranks:
+            pool = sorted(c for c in free if card_rank(c) == r and c not in out)
             if not pool:
                 raise SetupError(f"{what}: no {RANK_CHARS[r]} left in the deck")
-            free.discard(pool[0])
             out.append(pool[0])
         return out
 
