@@ -76,75 +76,97 @@ def _pair_kicker_sets(t: Tables, c: list[int], lo: int, hi: int, k: int) -> list
     return out
 
 
+def _kickers(
+    t: Tables, c: list[int], lo: int, hi: int, k: int, pairs: bool
+) -> list[tuple[int, ...]]:
+    return (_pair_kicker_sets if pairs else _solo_kicker_sets)(t, c, lo, hi, k)
+
+
+def _single_base_kickers(
+    out: list[Move], c: list[int], t: Tables, kind: str, need: int, k: int, above: int
+) -> None:
+    """Trios (``need`` 3) or quads (``need`` 4) with ``k`` solo or pair kickers."""
+    table = t.with_kickers[kind]
+    pairs = kind.endswith(("pair", "pairs"))
+    for r in range(above + 1, BJ):
+        if c[r] >= need:
+            row = table[(r, 1)]
+            out += [row[kick] for kick in _kickers(t, c, r, r + 1, k, pairs)]
+
+
+def _plane_kickers(
+    out: list[Move], c: list[int], t: Tables, kind: str, k_only: int, above: int
+) -> None:
+    """Planes with one solo or pair kicker per trio (DDZ-16, DDZ-18)."""
+    table = t.with_kickers[kind]
+    pairs = kind == "plane_pair"
+    kmin, kmax = LIMITS.plane_pair if pairs else LIMITS.plane_solo
+    if k_only:
+        kmin = kmax = k_only
+    for lo, hi in _runs(c, 3, t.nchain):
+        for k in range(kmin, min(kmax, hi - lo) + 1):
+            for top in range(max(lo + k - 1, above + 1), hi):
+                row = table[(top, k)]
+                out += [row[kick] for kick in _kickers(t, c, top - k + 1, top + 1, k, pairs)]
+
+
 def _kicker_moves(
     out: list[Move], c: list[int], t: Tables, kind: str, k_only: int, above: int
 ) -> None:
-    """Trios, planes and quads with kickers, each base with every kicker set."""
-    table = t.with_kickers[kind]
-    if kind.startswith("trio"):
-        bases = [(r, r + 1) for r in range(max(above + 1, 0), BJ) if c[r] >= 3]
-    elif kind.startswith("quad"):
-        bases = [(r, r + 1) for r in range(max(above + 1, 0), BJ) if c[r] >= 4]
+    """Every move of a kicker ``kind`` (of ``k_only`` groups for planes) ranked above ``above``."""
+    if kind == "trio_solo" or kind == "trio_pair":
+        _single_base_kickers(out, c, t, kind, 3, 1, above)
+    elif kind == "quad_two_solos" or kind == "quad_two_pairs":
+        _single_base_kickers(out, c, t, kind, 4, 2, above)
+    elif kind == "quad_solo" or kind == "quad_pair":
+        _single_base_kickers(out, c, t, kind, 4, 1, above)
     else:
-        k_range = LIMITS.plane_solo if kind == "plane_solo" else LIMITS.plane_pair
-        if k_only:
-            k_range = (k_only, k_only)
-        bases = []
-        for lo, hi in _runs(c, 3, t.nchain):
-            for k in range(k_range[0], min(k_range[1], hi - lo) + 1):
-                bases += [(top - k + 1, top + 1) for top in range(max(lo + k - 1, above + 1), hi)]
-    pairs = kind.endswith("pair") or kind.endswith("pairs")
-    for lo, hi in bases:
-        k = hi - lo
-        if kind == "quad_two_solos" or kind == "quad_two_pairs":
-            k = 2
-        kicks = (_pair_kicker_sets if pairs else _solo_kicker_sets)(t, c, lo, hi, k)
-        row = table[(hi - 1, hi - lo if kind.startswith("plane") else 1)]
-        out += [row[kick] for kick in kicks]
+        _plane_kickers(out, c, t, kind, k_only, above)
 
 
 def _bomb_moves(out: list[Move], c: list[int], t: Tables, above: tuple[int, int] | None) -> None:
     """Bombs (DDZ-21, DDZ-41) beating ``above`` = (size, rank), or all; then the rocket."""
-    bomb = t.bomb
-    for r in range(BJ):
-        for size in range(4, c[r] + 1):
-            if above is None or (size, r) > above:
-                out.append(bomb[(r, size)])
+    if max(c) >= 4:  # jokers never reach 4, so this asks for a bomb
+        bomb = t.bomb
+        for r in range(BJ):
+            n = c[r]
+            if n >= 4:
+                for size in range(4, n + 1):
+                    if above is None or (size, r) > above:
+                        out.append(bomb[(r, size)])
     if c[BJ] >= t.decks and c[RJ] >= t.decks:
         out.append(t.rocket)
-
-
-_KICKER_KINDS = (
-    "trio_solo",
-    "trio_pair",
-    "plane_solo",
-    "plane_pair",
-    "quad_two_solos",
-    "quad_two_pairs",
-)
-_QUAD_SINGLE = ("quad_solo", "quad_pair")
 
 
 def lead_moves(c: list[int], t: Tables) -> list[Move]:
     """Every combination the hand ``c`` can lead (DDZ-11), each reading once (DDZ-16a)."""
     out: list[Move] = []
     solo, pair, trio = t.solo, t.pair, t.trio
+    pair_limit = NRANKS if t.decks == 2 else BJ
+    trios = 0
     for r in _RANKS:
         n = c[r]
         if n:
             out.append(solo[r])  # type: ignore[arg-type]
-            if n >= 2 and (r < BJ or t.decks == 2):
+            if n >= 2 and r < pair_limit:
                 out.append(pair[r])  # type: ignore[arg-type]
                 if n >= 3:
                     out.append(trio[r])  # type: ignore[arg-type]
+                    trios += 1
     _run_moves(out, c, t, "chain", 1, LIMITS.chain, 0, -1)
     _run_moves(out, c, t, "pair_chain", 2, LIMITS.pair_chain, 0, -1)
-    _run_moves(out, c, t, "plane", 3, LIMITS.plane, 0, -1)
-    for kind in _KICKER_KINDS:
-        _kicker_moves(out, c, t, kind, 0, -1)
-    if t.opts.quad_single_kicker:
-        for kind in _QUAD_SINGLE:
-            _kicker_moves(out, c, t, kind, 0, -1)
+    if trios:
+        _single_base_kickers(out, c, t, "trio_solo", 3, 1, -1)
+        _single_base_kickers(out, c, t, "trio_pair", 3, 1, -1)
+        if trios >= 2:
+            _run_moves(out, c, t, "plane", 3, LIMITS.plane, 0, -1)
+            _plane_kickers(out, c, t, "plane_solo", 0, -1)
+            _plane_kickers(out, c, t, "plane_pair", 0, -1)
+        _single_base_kickers(out, c, t, "quad_two_solos", 4, 2, -1)
+        _single_base_kickers(out, c, t, "quad_two_pairs", 4, 2, -1)
+        if t.opts.quad_single_kicker:
+            _single_base_kickers(out, c, t, "quad_solo", 4, 1, -1)
+            _single_base_kickers(out, c, t, "quad_pair", 4, 1, -1)
     _bomb_moves(out, c, t, None)
     return out
 

@@ -425,10 +425,15 @@ class State:
             raise IllegalMoveError(f"it is seat {self.current_player}'s turn, not seat {seat}'s")
         legal = self.legal_moves()
         for m in legal:
-            if m is move or m == move:
+            if m is move:
                 break
         else:
-            raise IllegalMoveError(self._why_illegal(move))
+            # Not an interned move of this game: compare by value.
+            for m in legal:
+                if m == move:
+                    break
+            else:
+                raise IllegalMoveError(self._why_illegal(move))
         self._apply(m, None)
 
     def _why_illegal(self, move: object) -> str:
