@@ -11,18 +11,20 @@ searched for chains, pair chains and planes, and what is left becomes trios
 - **Leading**: the plan's chains and planes go first, then trios, then the
   lowest pairs and solos; combinations nobody can beat are saved for the end
   game, and solos (pairs) are avoided while an opponent holds one (two) cards.
+  A peasant whose partner, next to play, holds one (two) cards leads its
+  lowest solo (pair) for him.
 - **Responding**: never over a partner; over an opponent, the cheapest move
-  that leaves a plan no longer than before, with a bomb only when an opponent
-  is close to going out or the bomb lets the bot go out soon.
+  that shortens the plan without breaking a bomb (any such move once an
+  opponent is nearly out), with a bomb only when an opponent is close to
+  going out or the bomb leaves a single lead to go out with.
 - A move that empties the hand is always taken.
 
 The bot is deterministic: the same view gives the same move. ``seed`` is
-accepted for the agent factory signature and reserved for tie-breaking.
+accepted for the agent factory signature only.
 """
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
@@ -45,17 +47,15 @@ Found = tuple[int, int, tuple[Chain, ...]]
 
 _RUN_KIND: Final = {1: "chain", 2: "pair_chain", 3: "plane"}
 _RUN_LIMITS: Final = {1: LIMITS.chain, 2: LIMITS.pair_chain, 3: LIMITS.plane}
-_RUN_KINDS: Final = frozenset(
-    ("chain", "pair_chain", "plane", "plane_solo", "plane_pair")
-)
+_RUN_KINDS: Final = frozenset(("chain", "pair_chain", "plane", "plane_solo", "plane_pair"))
 _TRIO_KINDS: Final = frozenset(("trio", "trio_solo", "trio_pair"))
 _QUAD_KINDS: Final = frozenset(("quad_two_solos", "quad_two_pairs", "quad_solo", "quad_pair"))
 
 # An opponent this close to going out makes the bot spend bombs and break its plan.
 _BOMB_THREAT: Final = 4
 _BREAK_THREAT: Final = 5
-# Beyond this many entries the per-agent plan cache is dropped (bounded memory).
-_CACHE_LIMIT: Final = 200_000
+# Beyond this many search entries the per-agent caches are dropped (a few tens of MB at most).
+_CACHE_LIMIT: Final = 50_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +73,7 @@ class Plan:
 
     @property
     def cost(self) -> tuple[int, int, int]:
-        """Ordering key: fewer bombs lost is not here; fewer plays, then stronger groups."""
+        """Ordering key, lower is better: more bombs kept, fewer plays, then stronger groups."""
         return (-len(self.bombs), len(self.parts), self.weakness)
 
 
@@ -120,7 +120,7 @@ class _Planner:
         """The plan of a hand given as rank counts."""
         found = self.plans.get(counts)
         if found is None:
-            if len(self.plans) > _CACHE_LIMIT:
+            if len(self.memo) > _CACHE_LIMIT:
                 self.plans.clear()
                 self.memo.clear()
             found = self.plans[counts] = self._build(counts)
@@ -128,10 +128,9 @@ class _Planner:
 
     def _build(self, counts: Counts) -> Plan:
         rest, bombs = _split_bombs(counts, self.decks)
-        plays, weakness, chains = self._search(0, tuple(rest), 0)
-        parts = self._parts(rest, chains)
-        assert len(parts) == plays or True  # the search's kicker count is an estimate
-        return Plan(tuple(parts), tuple(bombs), weakness)
+        _, weakness, chains = self._search(0, tuple(rest), 0)
+        # The search's kicker count is an estimate: the plan's length is the real one.
+        return Plan(tuple(self._parts(rest, chains)), tuple(bombs), weakness)
 
     def _search(self, pos: int, c: Counts, cap: int) -> Found:
         """Best chain set using ranks ``pos…`` of ``c``; ``cap`` = kicker slots of planes so far.
@@ -233,6 +232,8 @@ class _Planner:
         parts += [Move("solo", r, (r,), ()) for r in solos]
         for r in range(TWO, NRANKS):
             n = c[r]
+            if n == 3:
+                continue  # a trio of 2s, placed above
             if n == 2 and _pairable(r, self.decks):
                 parts.append(Move("pair", r, (r, r), ()))
             else:
@@ -248,8 +249,8 @@ def make_plan(counts: list[int] | Counts, opts: Options) -> Plan:
 def hand_strength(counts: list[int] | Counts, opts: Options) -> float:
     """How good a hand is for the landlord, before the kitty: high cards, bombs, few plays.
 
-    The weights are a rule of thumb (a 2 is worth two aces, a bomb about three
-    2s); :func:`bid_value` turns the score into a bid.
+    The weights are a rule of thumb (an ace 1, a 2 2, the jokers 3 and 4, a
+    bomb 5, the rocket 8); :func:`bid_value` turns the score into a bid.
     """
     rest, bombs = _split_bombs(tuple(counts), opts.decks)
     score = 0.0
@@ -265,8 +266,11 @@ def hand_strength(counts: list[int] | Counts, opts: Options) -> float:
 def bid_value(counts: list[int] | Counts, opts: Options) -> int:
     """The bid (0 = pass) a hand is worth."""
     score = hand_strength(counts, opts)
-    # Four-player hands are bigger and richer in bombs, so the bar is higher.
+    # Four-player hands are bigger and richer in bombs, so the bar is higher
+    # (a guess: there the landlord won about 60 % of self-play deals at any score).
     scale = 1.0 if opts.players == 3 else 1.8
+    # Measured on three-player self-play with forced landlords: a score of 6
+    # wins about 57 % of deals as landlord, 8 about 60 %, 11 about 73 %.
     if score >= 11 * scale:
         return 3
     if score >= 8 * scale:
@@ -282,7 +286,7 @@ class GreedyDouDizhu:
     name = "greedy"
 
     def __init__(self, game: DouDizhu | None = None, seed: int = 0) -> None:
-        self.rng = random.Random(seed)
+        self.seed = seed  # unused: every choice is a deterministic rule
         self._planners: dict[Options, _Planner] = {}
         if game is not None:
             self._planner(game.options)
@@ -353,21 +357,19 @@ class GreedyDouDizhu:
                 low = [m for m in legal if m.kind == want]
                 if low:
                     return min(low, key=lambda m: m.rank)
-        unseen = self._unseen(view, counts)
-        parts = [p for p in plan.parts if p in legal]
-        if not parts and not plan.bombs:
+        parts = list(plan.parts)
+        bombs = list(plan.bombs)
+        if not all(p in legal for p in parts + bombs) or not parts + bombs:
             return self._fallback_lead(view, counts)
+        unseen = self._unseen(view, counts)
         safe = [p for p in parts if self._safe(p, unseen, opp_max, view.options)]
         unsafe = [p for p in parts if p not in safe]
-        bombs = [b for b in plan.bombs if b in legal]
         if len(unsafe) <= 1 and (safe or bombs):
             # End game: take the tricks nobody can answer, keep the last lead for the rest.
             if safe:
                 return legal[max(safe, key=lambda m: (m.size, -m.rank))]
             if not unsafe or opp_min <= _BOMB_THREAT:
                 return legal[bombs[0]]
-        if not unsafe:
-            return legal[parts[0]] if parts else legal[bombs[0]]
 
         def order(part: Move) -> tuple[int, int, int]:
             if part.kind in _RUN_KINDS:
@@ -383,6 +385,9 @@ class GreedyDouDizhu:
 
         best = min(unsafe, key=order)
         if order(best)[0] == 3:
+            if safe:
+                # Saving sure tricks for the end is moot if an opponent goes out first.
+                return legal[max(safe, key=lambda m: (m.size, -m.rank))]
             # Only dangerous leads left: the highest of them is the least likely to be beaten.
             best = max((p for p in unsafe if p.kind == best.kind), key=lambda m: m.rank)
         return legal[best]
@@ -414,9 +419,7 @@ class GreedyDouDizhu:
         if kind == "solo":
             return not any(unseen[r] for r in range(rank + 1, NRANKS))
         if kind == "pair":
-            return not any(
-                unseen[r] >= 2 and _pairable(r, decks) for r in range(rank + 1, NRANKS)
-            )
+            return not any(unseen[r] >= 2 and _pairable(r, decks) for r in range(rank + 1, NRANKS))
         if kind in _TRIO_KINDS:
             return not any(unseen[r] >= 3 for r in range(rank + 1, TWO + 1))
         if kind in _QUAD_KINDS:
@@ -434,8 +437,7 @@ class GreedyDouDizhu:
 
     def _respond(self, view: View) -> Move:
         legal = view.legal_moves
-        pass_move = legal[0]
-        assert view.seat is not None
+        pass_move = next(m for m in legal if m.kind == "pass")
         if view.is_partner(view.last_player):
             # Never fight a partner: his trick is already ours.
             return pass_move
