@@ -1,0 +1,228 @@
+"""The ``shedkit`` command: ``play`` a match against bots, ``replay`` a saved deal.
+
+Every error a user can cause (a bad preset, option, seat or record file) ends
+in a one-line message on stderr and exit status 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import importlib
+import secrets
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+from rich.console import Console
+
+import shedkit
+from shedkit.agents.base import AGENTS, Agent, make_agent
+from shedkit.core.errors import OptionError, RecordError, ShedkitError
+from shedkit.core.match import Match
+from shedkit.core.records import load_record
+from shedkit.core.rng import derive_seed
+
+__all__ = ["PLAYABLE", "build_parser", "main", "parse_option_values"]
+
+#: Games with a terminal front end (``shedkit play GAME``).
+PLAYABLE = ("doudizhu",)
+
+# Bot modules that register themselves when imported; imported on demand so the
+# command works whether or not ``shedkit.agents`` imports them itself.
+_BOT_MODULES = ("shedkit.agents.greedy_doudizhu",)
+
+
+def _load_bots() -> None:
+    for name in _BOT_MODULES:
+        with contextlib.suppress(ImportError):
+            importlib.import_module(name)
+
+
+def parse_option_values(items: Sequence[str]) -> dict[str, Any]:
+    """Read ``name=value`` pairs; values ``true``/``false``, integers and ``none`` are typed.
+
+    The game checks names and values; this only turns text into Python values.
+    """
+    out: dict[str, Any] = {}
+    for item in items:
+        name, eq, text = item.partition("=")
+        name = name.strip().replace("-", "_")
+        if not eq or not name:
+            raise OptionError(f"--option wants name=value, not {item!r}")
+        text = text.strip()
+        low = text.lower()
+        value: Any
+        if low in ("true", "yes", "on"):
+            value = True
+        elif low in ("false", "no", "off") and name != "spring":
+            # spring takes the word "off" as one of its values, not a boolean.
+            value = False
+        elif low in ("none", "null"):
+            value = None
+        else:
+            try:
+                value = int(text)
+            except ValueError:
+                value = text
+        out[name] = value
+    return out
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of ``shedkit``."""
+    parser = argparse.ArgumentParser(
+        prog="shedkit",
+        description="Shedding card games in the terminal.",
+    )
+    parser.add_argument("--version", action="version", version=f"shedkit {shedkit.__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    play = sub.add_parser(
+        "play",
+        help="play a match against bots",
+        description="Play a match of several deals against bots, with running scores.",
+    )
+    play.add_argument("game", nargs="?", help=f"the game: {', '.join(PLAYABLE)}")
+    play.add_argument("--preset", default="standard", help="rules preset (default: standard)")
+    play.add_argument("--seed", type=int, default=None, help="match seed (default: random)")
+    play.add_argument(
+        "--bots", default="greedy", help="the bots' agent: greedy or random (default: greedy)"
+    )
+    play.add_argument("--seat", type=int, default=0, help="your seat (default: 0)")
+    play.add_argument(
+        "--deals", type=int, default=5, help="deals in the match, 0 for no limit (default: 5)"
+    )
+    play.add_argument(
+        "--target", type=int, default=None, help="end the match when a total reaches this"
+    )
+    play.add_argument(
+        "--records",
+        default=None,
+        help="folder for the deal records (default: ./records/<time>-seed<seed>)",
+    )
+    play.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a rules option, e.g. pass_is_final=true (repeatable)",
+    )
+    play.add_argument(
+        "--delay",
+        type=float,
+        default=None,
+        help="seconds to pause after each bot move (default: 0.4 on a terminal, else 0)",
+    )
+
+    replay = sub.add_parser(
+        "replay",
+        help="show a saved deal move by move",
+        description="Show a saved deal: every hand, each move, the returns.",
+    )
+    replay.add_argument("file", help="a record written by 'shedkit play' (deal-NNNN.json)")
+    replay.add_argument("--step", action="store_true", help="wait for Enter between moves")
+    return parser
+
+
+def _play(args: argparse.Namespace, out: Console, err: Console, stdin: TextIO) -> int:
+    from shedkit.cli.doudizhu_tui import DouDizhuTUI
+
+    if args.game not in PLAYABLE:
+        what = "no game given" if args.game is None else f"unknown game {args.game!r}"
+        err.print(f"shedkit play: {what}; valid games: {', '.join(PLAYABLE)}")
+        return 2
+    options = parse_option_values(args.option)
+    game = shedkit.make(args.game, preset=args.preset, **options)
+    n = game.num_players
+    if args.seat not in range(n):
+        raise OptionError(f"--seat must be 0 to {n - 1}, not {args.seat}")
+    _load_bots()
+    if args.bots not in AGENTS:
+        raise OptionError(f"unknown bots {args.bots!r}; valid bots: {', '.join(sorted(AGENTS))}")
+    # A short random seed is easy to note down and type back to replay a match.
+    seed = args.seed if args.seed is not None else secrets.randbelow(1_000_000)
+    records = (
+        Path(args.records)
+        if args.records
+        else Path("records") / f"{time.strftime('%Y%m%d-%H%M%S')}-seed{seed}"
+    )
+    deals = args.deals if args.deals != 0 else None
+    match = Match(game, seed=seed, deals=deals, target=args.target, records_dir=records)
+    agents: dict[int, Agent] = {
+        s: make_agent(args.bots, game, derive_seed(seed, "bot", s))
+        for s in range(n)
+        if s != args.seat
+    }
+    tty = stdin is sys.stdin and stdin.isatty() and out.is_terminal
+    delay = args.delay if args.delay is not None else (0.4 if tty else 0.0)
+    tui = DouDizhuTUI(out, game, args.seat, agents, stdin, delay=delay)
+    limits = []
+    if deals is not None:
+        limits.append(f"{deals} deal(s)")
+    if args.target is not None:
+        limits.append(f"first to {args.target}")
+    out.print(
+        f"[bold]Dou Di Zhu[/] — preset {args.preset!r}, seed {seed}, "
+        f"{' or '.join(limits) or 'no end'}. "
+        f"You are seat {args.seat}; the others are {args.bots} bots.",
+        highlight=False,
+    )
+    out.print(f"Records go to {records}/  (type ? for help)", highlight=False)
+    try:
+        finished = tui.play_match(match)
+    except KeyboardInterrupt:
+        finished = None
+    saved = sum(1 for r in match.results if r.path is not None)
+    if finished:
+        out.print(f"Records of the deals are in {records}/", highlight=False)
+        return 0
+    what = "Quit." if finished is False else "\nInterrupted."
+    out.print(f"{what} {saved} deal record(s) saved in {records}/", highlight=False)
+    return 0 if finished is False else 130
+
+
+def _replay(args: argparse.Namespace, out: Console, err: Console, stdin: TextIO) -> int:
+    from shedkit.cli.doudizhu_tui import replay_deal
+
+    record = load_record(args.file)
+    game = record.get("game")
+    if game not in PLAYABLE:
+        raise RecordError(
+            f"{args.file!r} is a record of {game!r}; this command replays {', '.join(PLAYABLE)}"
+        )
+    replay_deal(out, record, stdin, step=args.step, title=str(args.file))
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run ``shedkit`` with ``argv`` (default: the process's arguments); return the exit status."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as stop:
+        # argparse exits for --help, --version and usage errors; report the status instead.
+        return stop.code if isinstance(stop.code, int) else 2
+    out = Console(highlight=False)
+    # Messages stay on one line so that they can be searched for and copied whole.
+    err = Console(stderr=True, highlight=False, soft_wrap=True)
+    stdin = sys.stdin
+    try:
+        if args.command == "play":
+            return _play(args, out, err, stdin)
+        if args.command == "replay":
+            return _replay(args, out, err, stdin)
+        parser.print_help()
+        return 2
+    except ShedkitError as error:
+        err.print(f"shedkit {args.command}: {error}", markup=False)
+        return 2
+    except KeyboardInterrupt:
+        out.print("\nInterrupted.")
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
