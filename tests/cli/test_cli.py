@@ -196,8 +196,8 @@ def test_four_player_preset_and_options(
 @pytest.mark.parametrize(
     ("extra", "needles"),
     [
-        (["--preset", "texas"], ["unknown preset 'texas'", "de-wikipedia, four-player, standard"]),
-        (["--option", "pass_is_finale=true"], ["unknown option", "pass_is_final"]),
+        (["--preset", "texas"], ["unknown doudizhu preset 'texas'", "de-wikipedia, four-player, standard"]),
+        (["--option", "pass_is_finale=true"], ["unknown doudizhu option", "pass_is_final"]),
         (["--option", "spring=sometimes"], ["'standard', 'any_player', 'off'"]),
         (["--option", "players"], ["name=value"]),
         (["--seat", "3"], ["--seat must be 0 to 2"]),

@@ -15,35 +15,35 @@ __all__ = ["build_options", "options_to_dict"]
 OptionsT = TypeVar("OptionsT")
 
 
-def _check_type(cls_name: str, name: str, value: Any, hint: Any) -> None:
+def _check_type(label: str, name: str, value: Any, hint: Any) -> None:
     origin = typing.get_origin(hint)
     if origin is typing.Literal:
         allowed = typing.get_args(hint)
         if value not in allowed or type(value) is not type(allowed[0]):
             raise OptionError(
-                f"{cls_name} option {name!r} must be one of "
+                f"{label} option {name!r} must be one of "
                 f"{', '.join(repr(a) for a in allowed)}, not {value!r}"
             )
         return
     if hint is bool:
         if not isinstance(value, bool):
-            raise OptionError(f"{cls_name} option {name!r} must be true or false, not {value!r}")
+            raise OptionError(f"{label} option {name!r} must be true or false, not {value!r}")
         return
     if hint is int:
         if not isinstance(value, int) or isinstance(value, bool):
-            raise OptionError(f"{cls_name} option {name!r} must be an integer, not {value!r}")
+            raise OptionError(f"{label} option {name!r} must be an integer, not {value!r}")
         return
     if origin in (types.UnionType, typing.Union):
         for arm in typing.get_args(hint):
             try:
-                _check_type(cls_name, name, value, arm)
+                _check_type(label, name, value, arm)
                 return
             except OptionError:
                 continue
-        raise OptionError(f"{cls_name} option {name!r} has a bad value {value!r}")
+        raise OptionError(f"{label} option {name!r} has a bad value {value!r}")
     if hint is type(None):
         if value is not None:
-            raise OptionError(f"{cls_name} option {name!r} must be None")
+            raise OptionError(f"{label} option {name!r} must be None")
         return
 
 
@@ -52,23 +52,29 @@ def build_options(
     presets: Mapping[str, Mapping[str, Any]],
     preset: str,
     overrides: Mapping[str, Any],
+    label: str = "",
 ) -> OptionsT:
     """Build ``cls`` from a named preset and overrides, checking names and value types.
 
-    Raises :class:`OptionError` naming the valid presets or options.
+    Raises :class:`OptionError` naming the valid presets or options; ``label``
+    (the game's name) starts each message.
     """
+    label = label or cls.__name__
     if preset not in presets:
-        raise OptionError(f"unknown preset {preset!r}; valid presets: {', '.join(sorted(presets))}")
+        raise OptionError(
+            f"unknown {label} preset {preset!r}; valid presets: {', '.join(sorted(presets))}"
+        )
     fields = {f.name: f for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
     unknown = sorted(set(overrides) - set(fields))
     if unknown:
         raise OptionError(
-            f"unknown option(s) {', '.join(unknown)}; valid options: {', '.join(sorted(fields))}"
+            f"unknown {label} option(s) {', '.join(unknown)}; "
+            f"valid options: {', '.join(sorted(fields))}"
         )
     values = {**presets[preset], **overrides}
     hints = typing.get_type_hints(cls)
     for name, value in values.items():
-        _check_type(cls.__name__, name, value, hints[name])
+        _check_type(label, name, value, hints[name])
     return cls(**values)
 
 

@@ -13,8 +13,8 @@ from shedkit.core.registry import make
 __all__ = ["load_record", "replay", "save_record"]
 
 
-def replay(record: Mapping[str, Any]) -> Any:
-    """Rebuild exactly the state ``record`` was taken from.
+def replay(record: Mapping[str, Any], steps: int | None = None) -> Any:
+    """Rebuild exactly the state ``record`` was taken from (or the one after ``steps`` moves).
 
     Raises :class:`RecordError` for a malformed record or one that does not replay.
     """
@@ -30,7 +30,7 @@ def replay(record: Mapping[str, Any]) -> Any:
         game = make(name, preset=preset, **options)
     except (OptionError, TypeError) as err:
         raise RecordError(f"record names an unknown game or bad options: {err}") from err
-    return game.replay(record)
+    return game.replay(record, steps)
 
 
 def save_record(record: Mapping[str, Any], path: str | Path) -> Path:

@@ -25,17 +25,16 @@ if TYPE_CHECKING:
 __all__ = ["parse_move", "parse_ranks"]
 
 _MAX_TEXT = 200
-_BID = re.compile(r"bid\s*([123])")
+_BID = re.compile(r"bid\s*(\S*)")
 
 
 def parse_ranks(text: str) -> list[int]:
     """Read rank characters (``3…9 T J Q K A 2 B R``, ``10``, any case, spaces) as ranks."""
     ranks = []
-    s = text.upper().replace("10", "T")
-    for ch in s:
+    for ch in text.replace("10", "T"):
         if ch.isspace() or ch == ",":
             continue
-        idx = RANK_CHARS.find(ch)
+        idx = RANK_CHARS.find(ch.upper())
         if idx < 0:
             raise InvalidMoveError(
                 f"{ch!r} in {text!r} is not a rank; ranks are 3 4 5 6 7 8 9 T(10) J Q K A 2 "
@@ -51,18 +50,20 @@ def parse_move(text: str, tables: Tables, state: State | None = None) -> Move:
         raise InvalidMoveError(f"a move is written as text, not {type(text).__name__}")
     if len(text) > _MAX_TEXT:
         raise InvalidMoveError(f"move text too long ({len(text)} characters)")
-    s = text.strip().lower()
+    s = text.strip()
     if not s:
         raise InvalidMoveError("empty move; type a combination such as 77 or 333+4, or pass")
-    if s in ("pass", "p"):
+    if s.lower() in ("pass", "p"):
         return PASS
-    bid = _BID.fullmatch(s)
+    bid = _BID.fullmatch(s.lower())
     if bid:
+        if bid.group(1) not in ("1", "2", "3"):
+            raise InvalidMoveError(f"{text!r}: the bids are bid1, bid2 and bid3")
         return tables.bids[int(bid.group(1)) - 1]
     kind = None
     if ":" in s:
         kind, _, s = s.partition(":")
-        kind = kind.strip()
+        kind = kind.strip().lower()
         if kind not in KINDS[2:]:
             raise InvalidMoveError(
                 f"unknown combination {kind!r}; combinations are {', '.join(KINDS[2:])}"

@@ -23,7 +23,11 @@ __all__ = ["View", "determinize"]
 
 @dataclass(frozen=True, slots=True)
 class View:
-    """One seat's knowledge of a deal (``seat=None``: a spectator's)."""
+    """One seat's knowledge of a deal (``seat=None``: a spectator's).
+
+    ``history`` is every move so far with the cards it played; ``bids`` the
+    auction's moves; ``trick`` the moves of the trick in progress.
+    """
 
     seat: int | None
     num_players: int
@@ -39,6 +43,8 @@ class View:
     high_bidder: int
     bombs: int
     history: tuple[tuple[int, Move, tuple[int, ...]], ...]
+    bids: tuple[tuple[int, Move], ...]
+    trick: tuple[tuple[int, Move], ...]
     played: tuple[tuple[int, ...], ...]
     last_play: Move | None
     last_player: int

@@ -1,0 +1,157 @@
+"""Speed of shedkit's Dou Di Zhu against OpenSpiel and RLCard, in one process run.
+
+Two measures, each the median of several repeats, on one pinned core:
+
+1. random-play full deals per second: deal, auction (where the engine has one)
+   and play to the end, every decision uniformly random among the legal moves;
+2. legal-move generation for a 20-card lead: the median time of one call on
+   the same seeded 20-card hands for every engine.
+
+Run with ``make bench`` (installs the ``[bench]`` extra) or
+``python benchmarks/bench.py [--deals N] [--repeats R]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from importlib import metadata
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import peers
+
+import shedkit
+from shedkit.doudizhu.movegen import lead_moves
+
+
+def machine() -> str:
+    """One line naming the processor, the Python and the pinned core."""
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return f"{cpu}; {os.cpu_count()} cores, 1 used; Python {platform.python_version()}"
+
+
+def version(dist: str) -> str:
+    try:
+        return metadata.version(dist)
+    except metadata.PackageNotFoundError:
+        return "not installed"
+
+
+def shedkit_random_deals(n: int, seed: int) -> int:
+    """Play ``n`` random full deals (auction included); return the decisions taken."""
+    game = shedkit.make("doudizhu")
+    rng = random.Random(seed)
+    decisions = 0
+    for i in range(n):
+        state = game.new_deal(seed=seed * 1_000_003 + i)
+        while not state.is_over:
+            moves = state.legal_moves()
+            state.apply(moves[rng.randrange(len(moves))])
+            decisions += 1
+    return decisions
+
+
+def lead_hands(count: int, seed: int) -> list[list[int]]:
+    """Seeded 20-card hands as rank lists (0 = 3 … 12 = 2, 13/14 = jokers)."""
+    rng = random.Random(seed)
+    deck = [r for r in range(13) for _ in range(4)] + [13, 14]
+    return [sorted(rng.sample(deck, 20)) for _ in range(count)]
+
+
+def shedkit_lead_movegen(hands: list[list[int]], repeats: int) -> float:
+    """Median seconds of one 20-card lead generation through ``state.legal_moves()``."""
+    game = shedkit.make("doudizhu")
+    times = []
+    for ranks in hands:
+        text = "".join("3456789TJQKA2BR"[r] for r in ranks)
+        state = game.new_deal(seed=0, hands=[text, None, None], kitty="", landlord=0)
+        counts = state.rank_counts[0]
+        for _ in range(repeats):
+            t0 = time.perf_counter()
+            lead_moves(counts, game.tables)
+            times.append(time.perf_counter() - t0)
+    return statistics.median(times)
+
+
+def rate(play: Callable[[int, int], int], deals: int, repeats: int) -> tuple[float, float]:
+    """Median deals per second over ``repeats`` runs, and decisions per deal."""
+    rates, decisions = [], 0
+    for rep in range(repeats):
+        t0 = time.perf_counter()
+        decisions = play(deals, rep + 1)
+        rates.append(deals / (time.perf_counter() - t0))
+    return statistics.median(rates), decisions / deals
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=300, help="deals per repeat")
+    parser.add_argument("--repeats", type=int, default=5, help="repeats (the median is shown)")
+    parser.add_argument("--hands", type=int, default=30, help="20-card hands for movegen")
+    args = parser.parse_args(argv)
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+    print(f"machine: {machine()}")
+    print(
+        f"versions: shedkit {shedkit.__version__}, open_spiel {version('open_spiel')}, "
+        f"rlcard {version('rlcard')}"
+    )
+    engines: list[tuple[str, Callable[[int, int], int], Callable[..., float], str]] = [
+        ("shedkit", shedkit_random_deals, shedkit_lead_movegen, "auction: yes"),
+    ]
+    if peers.openspiel_available():
+        engines.append(
+            (
+                "OpenSpiel",
+                peers.openspiel_random_deals,
+                peers.openspiel_lead_movegen,
+                "auction: yes (C++)",
+            )
+        )
+    else:
+        print("OpenSpiel: not installed (pip install '.[bench]')")
+    if peers.rlcard_available():
+        engines.append(
+            ("RLCard", peers.rlcard_random_deals, peers.rlcard_lead_movegen, peers.RLCARD_AUCTION)
+        )
+    else:
+        print("RLCard: not installed (pip install '.[bench]')")
+    hands = lead_hands(args.hands, seed=2024)
+    results = {}
+    print(f"\nrandom-play full deals, {args.deals} deals x {args.repeats} repeats (median):")
+    for name, play, movegen, note in engines:
+        deals_per_s, per_deal = rate(play, args.deals, args.repeats)
+        lead_s = movegen(hands, 20)
+        results[name] = (deals_per_s, lead_s)
+        print(
+            f"  {name:<10} {deals_per_s:10.1f} deals/s  {per_deal:5.1f} decisions/deal  "
+            f"20-card lead movegen {lead_s * 1e6:8.1f} us  ({note})"
+        )
+    ours, our_lead = results["shedkit"]
+    print("\nratios (shedkit / peer; above 1 means shedkit is faster):")
+    for name, (deals_per_s, lead_s) in results.items():
+        if name != "shedkit":
+            print(
+                f"  vs {name:<10} deals/s x{ours / deals_per_s:6.2f}   "
+                f"lead movegen x{lead_s / our_lead:6.2f}"
+            )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
