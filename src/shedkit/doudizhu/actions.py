@@ -121,6 +121,29 @@ class Tables:
                 "quad_pair",
             )
         }
+        self._index(moves)
+        self.chain_mask = (1 << self.nchain) - 1
+        self.run_leads: dict[str, list[tuple[Move, ...]]] = {}
+        for kind, limits in (
+            ("chain", LIMITS.chain),
+            ("pair_chain", LIMITS.pair_chain),
+            ("plane", LIMITS.plane),
+        ):
+            table = self.runs[kind]
+            self.run_leads[kind] = [
+                tuple(table[key] for key in run_keys(mask, limits))
+                for mask in range(1 << self.nchain)
+            ]
+        # trio_solo/trio_pair by [trio rank][kicker rank], so leads need no tuple keys.
+        self.trio_kicked: dict[str, list[list[Move | None]]] = {}
+        for kind in ("trio_solo", "trio_pair"):
+            grid: list[list[Move | None]] = [[None] * NRANKS for _ in range(NRANKS)]
+            for (rank, _), row in self.with_kickers[kind].items():
+                for kick, m in row.items():
+                    grid[rank][kick[0]] = m
+            self.trio_kicked[kind] = grid
+
+    def _index(self, moves: list[Move]) -> None:
         for m in moves[4:]:
             kind = m.kind
             if kind == "solo":
@@ -143,6 +166,36 @@ class Tables:
     def num_actions(self) -> int:
         """Size of the dense action space."""
         return len(self.moves)
+
+
+def _mask_runs(mask: int) -> tuple[tuple[int, int], ...]:
+    """Maximal runs ``(lo, hi)`` (hi exclusive) of set bits in ``mask``."""
+    runs = []
+    r = 0
+    while mask >> r:
+        if mask >> r & 1:
+            lo = r
+            while mask >> r & 1:
+                r += 1
+            runs.append((lo, r))
+        else:
+            r += 1
+    return tuple(runs)
+
+
+#: Runs of set bits for every 13-bit rank mask (3 … 2), built once at import.
+MASK_RUNS: tuple[tuple[tuple[int, int], ...], ...] = tuple(_mask_runs(m) for m in range(1 << 13))
+
+
+def run_keys(mask: int, limits: tuple[int, int]) -> list[tuple[int, int]]:
+    """Every ``(top, k)`` run of ``limits[0] … limits[1]`` groups inside the ranks of ``mask``."""
+    kmin, kmax = limits
+    return [
+        (top, k)
+        for lo, hi in MASK_RUNS[mask]
+        for k in range(kmin, min(kmax, hi - lo) + 1)
+        for top in range(lo + k - 1, hi)
+    ]
 
 
 def _length(kind: str, base: tuple[int, ...]) -> int:

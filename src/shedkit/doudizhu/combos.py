@@ -85,7 +85,7 @@ class Move:
     dense id in the game the move came from. ``base`` and ``kickers`` are rank
     tuples in ascending order; ``rank`` is the ranking rank (the top rank of a
     chain, the bid value of a bid); ``length`` is the number of groups of a
-    chain or plane (1 otherwise).
+    chain or plane (1 otherwise); ``ranks`` is base then kickers.
     """
 
     kind: str
@@ -94,16 +94,16 @@ class Move:
     kickers: tuple[int, ...] = ()
     length: int = field(default=1, compare=False)
     action_id: int = field(default=-1, compare=False)
+    ranks: tuple[int, ...] = field(default=(), compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        # Every play reads base + kickers; join them once per interned move.
+        object.__setattr__(self, "ranks", self.base + self.kickers)
 
     @property
     def size(self) -> int:
         """Number of cards played."""
         return len(self.base) + len(self.kickers)
-
-    @property
-    def ranks(self) -> tuple[int, ...]:
-        """All ranks played, base then kickers."""
-        return self.base + self.kickers
 
     @property
     def is_bomb(self) -> bool:

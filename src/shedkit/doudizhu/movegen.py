@@ -34,26 +34,6 @@ def _runs(c: list[int], need: int, nchain: int) -> list[tuple[int, int]]:
     return runs
 
 
-def _run_moves(
-    out: list[Move],
-    c: list[int],
-    t: Tables,
-    kind: str,
-    need: int,
-    limits: tuple[int, int],
-    k_only: int,
-    above: int,
-) -> None:
-    table = t.runs[kind]
-    kmin, kmax = limits
-    if k_only:
-        kmin = kmax = k_only
-    for lo, hi in _runs(c, need, t.nchain):
-        for k in range(kmin, min(kmax, hi - lo) + 1):
-            for top in range(max(lo + k - 1, above + 1), hi):
-                out.append(table[(top, k)])
-
-
 def _solo_kicker_sets(t: Tables, c: list[int], lo: int, hi: int, k: int) -> list[tuple[int, ...]]:
     caps = t.kicker_caps
     avail = [(r, min(c[r], caps[r])) for r in _RANKS if c[r] and not lo <= r < hi]
@@ -140,33 +120,48 @@ def _bomb_moves(out: list[Move], c: list[int], t: Tables, above: tuple[int, int]
 
 def lead_moves(c: list[int], t: Tables) -> list[Move]:
     """Every combination the hand ``c`` can lead (DDZ-11), each reading once (DDZ-16a)."""
-    out: list[Move] = []
     solo, pair, trio = t.solo, t.pair, t.trio
     pair_limit = NRANKS if t.decks == 2 else BJ
-    trios = 0
+    ones: list[int] = []
+    twos: list[int] = []
+    threes: list[int] = []
+    m1 = m2 = m3 = 0
     for r in _RANKS:
         n = c[r]
         if n:
-            out.append(solo[r])  # type: ignore[arg-type]
+            ones.append(r)
+            m1 |= 1 << r
             if n >= 2 and r < pair_limit:
-                out.append(pair[r])  # type: ignore[arg-type]
+                twos.append(r)
+                m2 |= 1 << r
                 if n >= 3:
-                    out.append(trio[r])  # type: ignore[arg-type]
-                    trios += 1
-    _run_moves(out, c, t, "chain", 1, LIMITS.chain, 0, -1)
-    _run_moves(out, c, t, "pair_chain", 2, LIMITS.pair_chain, 0, -1)
-    if trios:
-        _single_base_kickers(out, c, t, "trio_solo", 3, 1, -1)
-        _single_base_kickers(out, c, t, "trio_pair", 3, 1, -1)
-        if trios >= 2:
-            _run_moves(out, c, t, "plane", 3, LIMITS.plane, 0, -1)
+                    threes.append(r)
+                    m3 |= 1 << r
+    out: list[Move] = [solo[r] for r in ones]  # type: ignore[misc]
+    out += [pair[r] for r in twos]  # type: ignore[misc]
+    out += [trio[r] for r in threes]  # type: ignore[misc]
+    chain_mask = t.chain_mask
+    run_leads = t.run_leads
+    out += run_leads["chain"][m1 & chain_mask]
+    out += run_leads["pair_chain"][m2 & chain_mask]
+    if threes:
+        solo_grid = t.trio_kicked["trio_solo"]
+        pair_grid = t.trio_kicked["trio_pair"]
+        for r3 in threes:
+            row = solo_grid[r3]
+            out += [row[r] for r in ones if r != r3]  # type: ignore[misc]
+            row = pair_grid[r3]
+            out += [row[r] for r in twos if r != r3]  # type: ignore[misc]
+        if len(threes) >= 2:
+            out += run_leads["plane"][m3 & chain_mask]
             _plane_kickers(out, c, t, "plane_solo", 0, -1)
             _plane_kickers(out, c, t, "plane_pair", 0, -1)
-        _single_base_kickers(out, c, t, "quad_two_solos", 4, 2, -1)
-        _single_base_kickers(out, c, t, "quad_two_pairs", 4, 2, -1)
-        if t.opts.quad_single_kicker:
-            _single_base_kickers(out, c, t, "quad_solo", 4, 1, -1)
-            _single_base_kickers(out, c, t, "quad_pair", 4, 1, -1)
+        if max(c) >= 4:
+            _single_base_kickers(out, c, t, "quad_two_solos", 4, 2, -1)
+            _single_base_kickers(out, c, t, "quad_two_pairs", 4, 2, -1)
+            if t.opts.quad_single_kicker:
+                _single_base_kickers(out, c, t, "quad_solo", 4, 1, -1)
+                _single_base_kickers(out, c, t, "quad_pair", 4, 1, -1)
     _bomb_moves(out, c, t, None)
     return out
 
@@ -191,12 +186,14 @@ def response_moves(c: list[int], t: Tables, last: Move) -> list[Move]:
     elif kind == "trio":
         trio = t.trio
         out += [trio[r] for r in range(above + 1, BJ) if c[r] >= 3]  # type: ignore[misc]
-    elif kind == "chain":
-        _run_moves(out, c, t, kind, 1, LIMITS.chain, last.length, above)
-    elif kind == "pair_chain":
-        _run_moves(out, c, t, kind, 2, LIMITS.pair_chain, last.length, above)
-    elif kind == "plane":
-        _run_moves(out, c, t, kind, 3, LIMITS.plane, last.length, above)
+    elif kind == "chain" or kind == "pair_chain" or kind == "plane":
+        need = 1 if kind == "chain" else 2 if kind == "pair_chain" else 3
+        mask = 0
+        for r in range(t.nchain):
+            if c[r] >= need:
+                mask |= 1 << r
+        k = last.length
+        out += [m for m in t.run_leads[kind][mask] if m.length == k and m.rank > above]
     else:
         _kicker_moves(out, c, t, kind, last.length, above)
     _bomb_moves(out, c, t, None)

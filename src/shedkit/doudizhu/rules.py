@@ -65,9 +65,12 @@ def _cards(bits: int) -> list[int]:
     return out
 
 
+_ORDER: Final = tuple((card_rank(c), c % CARDS_PER_PACK, c) for c in range(2 * CARDS_PER_PACK))
+
+
 def sort_cards(cards: Sequence[int]) -> tuple[int, ...]:
     """Cards in playing order (by rank, then suit, then pack)."""
-    return tuple(sorted(cards, key=lambda c: (card_rank(c), c % CARDS_PER_PACK, c)))
+    return tuple(sorted(cards, key=_ORDER.__getitem__))
 
 
 class DouDizhu:
@@ -380,20 +383,20 @@ class State:
     def legal_moves(self) -> tuple[Move, ...]:
         """The moves the current player may make; empty when the deal is over."""
         legal = self._legal
-        if legal is None:
-            legal = self._legal = tuple(self._generate())
-        return legal
-
-    def _generate(self) -> list[Move]:
+        if legal is not None:
+            return legal
         seat = self.current_player
-        if seat is None:
-            return []
         t = self.game.tables
-        if self.phase == "auction":
-            return [t.moves[0], *t.bids[self.high_bid :]]
-        if self.last_play is None:
-            return lead_moves(self.rank_counts[seat], t)
-        return response_moves(self.rank_counts[seat], t, self.last_play)
+        if seat is None:
+            legal = ()
+        elif self.phase == "auction":
+            legal = (t.moves[0], *t.bids[self.high_bid :])
+        elif self.last_play is None:
+            legal = tuple(lead_moves(self.rank_counts[seat], t))
+        else:
+            legal = tuple(response_moves(self.rank_counts[seat], t, self.last_play))
+        self._legal = legal
+        return legal
 
     def returns(self) -> list[int]:
         """Each seat's score for the deal (DDZ-30…33, DDZ-43); zeros until it is over."""
@@ -498,19 +501,21 @@ class State:
             return
         hand = self.hands[seat]
         counts = self.rank_counts[seat]
+        ranks = move.ranks
         if cards is None:
             taken = []
-            for r in move.base + move.kickers:
+            for r in ranks:
                 low = hand & _RANK_BITS[r]
                 low &= -low
                 hand ^= low
                 taken.append(low.bit_length() - 1)
+                counts[r] -= 1
             cards = tuple(taken)
         else:
             for c in cards:
                 hand ^= 1 << c
-        for r in move.base + move.kickers:
-            counts[r] -= 1
+            for r in ranks:
+                counts[r] -= 1
         self.hands[seat] = hand
         self.played[seat] += cards
         self.history.append((seat, move, cards))
