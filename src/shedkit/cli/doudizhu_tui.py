@@ -45,7 +45,6 @@ __all__ = [
     "number_moves",
     "read_line",
     "replay_deal",
-    "spring_doubled",
 ]
 
 #: How many moves the numbered list shows at most; the rest are typed (or tab-completed).
@@ -434,14 +433,6 @@ def _signed(value: int) -> str:
     return "0"
 
 
-def spring_doubled(view: View) -> bool:
-    """True if the deal's value shows the spring doubling (DDZ-32) on top of the bombs."""
-    if view.landlord is None or view.stake == 0:
-        return False
-    value = abs(view.returns[view.landlord]) // (view.num_players - 1)
-    return value > view.stake << view.bombs
-
-
 # -- playing a match ------------------------------------------------------------
 
 
@@ -674,7 +665,7 @@ class DouDizhuTUI:
             landlord=view.landlord,
             stake=view.stake,
             bombs=view.bombs,
-            spring=spring_doubled(view),
+            spring=view.spring,
             returns=result.returns,
         )
         self.summaries.append(summary)
@@ -832,7 +823,7 @@ def replay_deal(
         c.print("Thrown in: no returns.")
     elif end.is_over:
         facts = [f"stake {end.stake}", f"{end.bombs} bomb(s) ×{end.multiplier}"]
-        if spring_doubled(end):
+        if end.spring:
             facts.append("spring ×2")
         c.print(f"Final ({', '.join(facts)}):", highlight=False)
         c.print(

@@ -398,27 +398,32 @@ class State:
         self._legal = legal
         return legal
 
+    @property
+    def spring(self) -> bool:
+        """True if the deal ended in a spring under the ``spring`` option (DDZ-32)."""
+        landlord = self.landlord
+        if self.winner is None or landlord is None:
+            return False
+        mode = self.game.options.spring
+        landlord_won = self.winner == landlord
+        peasants = [s for s in range(self.num_players) if s != landlord]
+        if mode == "standard":
+            if landlord_won:
+                return all(self.plays[s] == 0 for s in peasants)
+            return self.plays[landlord] == 1
+        if mode == "any_player":
+            losers = peasants if landlord_won else [landlord]
+            return any(self.plays[s] == 0 for s in losers)
+        return False
+
     def returns(self) -> list[int]:
         """Each seat's score for the deal (DDZ-30…33, DDZ-43); zeros until it is over."""
         n = self.num_players
-        if self.winner is None or self.landlord is None:
-            return [0] * n
         landlord = self.landlord
-        landlord_won = self.winner == landlord
-        doublings = self.bombs
-        spring = self.game.options.spring
-        peasants = [s for s in range(n) if s != landlord]
-        if spring == "standard":
-            peasants_silent = all(self.plays[s] == 0 for s in peasants)
-            landlord_once = self.plays[landlord] == 1
-            if (landlord_won and peasants_silent) or (not landlord_won and landlord_once):
-                doublings += 1
-        elif spring == "any_player":
-            losers = peasants if landlord_won else [landlord]
-            if any(self.plays[s] == 0 for s in losers):
-                doublings += 1
-        value = self.high_bid << doublings
-        sign = 1 if landlord_won else -1
+        if self.winner is None or landlord is None:
+            return [0] * n
+        value = self.high_bid << (self.bombs + self.spring)
+        sign = 1 if self.winner == landlord else -1
         out = [-sign * value] * n
         out[landlord] = sign * value * (n - 1)
         return out
@@ -615,6 +620,7 @@ class State:
             legal_moves=self.legal_moves() if seat == self.current_player else (),
             thrown_in=self.thrown_in,
             winner=self.winner,
+            spring=self.spring,
             returns=tuple(self.returns()),
         )
 

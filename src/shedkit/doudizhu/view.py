@@ -52,6 +52,7 @@ class View:
     legal_moves: tuple[Move, ...]
     thrown_in: bool
     winner: int | None
+    spring: bool
     returns: tuple[int, ...]
 
     @property
