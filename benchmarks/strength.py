@@ -1,9 +1,11 @@
 """Strength of the ``greedy`` Dou Di Zhu bot against the ``random`` bot, per role.
 
-Two arrangements are played on every deal:
+Three arrangements are played on every deal:
 
 - **landlord**: greedy landlord, random peasants;
-- **peasants**: random landlord, greedy peasants.
+- **peasants**: random landlord, greedy peasants;
+- **baseline**: all random, the landlord's side counted (random peasants win
+  the rest), so the greedy rows have a reference on the very same deals.
 
 Roles are forced with ``new_deal(seed=..., landlord=seat, bid=1)`` rather than
 left to the auction, for three reasons: the random bot bids at random, so an
@@ -91,6 +93,7 @@ def forced(game: Any, deals: int, seed: int, step: Callable[[], None]) -> Iterat
     """Both arrangements on the same deals, roles forced; yields the landlord and peasant rows."""
     n = game.num_players
     as_landlord, as_peasants = Tally("greedy landlord"), Tally("greedy peasants")
+    baseline = Tally("baseline: random landlord")
     for i in range(deals):
         deal_seed = derive_seed(seed, "deal", i)
         landlord = i % n
@@ -98,6 +101,7 @@ def forced(game: Any, deals: int, seed: int, step: Callable[[], None]) -> Iterat
         for tally, greedy, side in (
             (as_landlord, {landlord}, landlord),
             (as_peasants, peasants, min(peasants)),
+            (baseline, set(), landlord),
         ):
             state = game.new_deal(seed=deal_seed, landlord=landlord, bid=1)
             play_deal(state, agents_for(game, greedy, seed, i))
@@ -106,6 +110,7 @@ def forced(game: Any, deals: int, seed: int, step: Callable[[], None]) -> Iterat
         step()
     yield as_landlord
     yield as_peasants
+    yield baseline
 
 
 def auction(game: Any, deals: int, seed: int, step: Callable[[], None]) -> Iterator[Tally]:
@@ -173,7 +178,7 @@ def main(argv: list[str] | None = None) -> int:
             f"{avg:+.3f}",
         )
     Console().print(table)
-    played = 2 * args.deals + (args.deals if args.auction else 0)
+    played = 3 * args.deals + (args.deals if args.auction else 0)
     print(f"{played} deals in {elapsed:.1f} s ({1000 * elapsed / played:.2f} ms/deal)")
     return 0
 

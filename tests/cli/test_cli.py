@@ -196,7 +196,10 @@ def test_four_player_preset_and_options(
 @pytest.mark.parametrize(
     ("extra", "needles"),
     [
-        (["--preset", "texas"], ["unknown doudizhu preset 'texas'", "de-wikipedia, four-player, standard"]),
+        (
+            ["--preset", "texas"],
+            ["unknown doudizhu preset 'texas'", "de-wikipedia, four-player, standard"],
+        ),
         (["--option", "pass_is_finale=true"], ["unknown doudizhu option", "pass_is_final"]),
         (["--option", "spring=sometimes"], ["'standard', 'any_player', 'off'"]),
         (["--option", "players"], ["name=value"]),
