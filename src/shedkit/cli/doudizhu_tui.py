@@ -29,7 +29,7 @@ from shedkit.agents.base import Agent
 from shedkit.core.errors import IllegalMoveError, InvalidMoveError
 from shedkit.core.match import DealResult, Match
 from shedkit.core.records import replay as replay_record
-from shedkit.doudizhu.combos import RANK_CHARS, Move, card_rank, card_str
+from shedkit.doudizhu.combos import KINDS, RANK_CHARS, Move, card_rank, card_str
 from shedkit.doudizhu.rules import DouDizhu, State, sort_cards
 from shedkit.doudizhu.view import View
 
@@ -51,26 +51,7 @@ __all__ = [
 LIST_CAP = 40
 
 # Display order of the move kinds: cheap shapes first, bombs last since they cost the most.
-_KIND_ORDER = (
-    "pass",
-    "bid",
-    "solo",
-    "pair",
-    "trio",
-    "trio_solo",
-    "trio_pair",
-    "chain",
-    "pair_chain",
-    "plane",
-    "plane_solo",
-    "plane_pair",
-    "quad_solo",
-    "quad_pair",
-    "quad_two_solos",
-    "quad_two_pairs",
-    "bomb",
-    "rocket",
-)
+_KIND_ORDER = (*(k for k in KINDS if k not in ("bomb", "rocket")), "bomb", "rocket")
 
 _KIND_LABELS = {
     "pass": "pass",
