@@ -27,7 +27,6 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import peers
-
 import shedkit
 from shedkit.doudizhu.movegen import lead_moves
 
