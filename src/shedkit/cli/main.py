@@ -7,8 +7,6 @@ in a one-line message on stderr and exit status 2, never a traceback.
 from __future__ import annotations
 
 import argparse
-import contextlib
-import importlib
 import secrets
 import sys
 import time
@@ -19,7 +17,7 @@ from typing import Any, TextIO
 from rich.console import Console
 
 import shedkit
-from shedkit.agents.base import AGENTS, Agent, make_agent
+from shedkit.agents import AGENTS, Agent, make_agent
 from shedkit.core.errors import OptionError, RecordError, ShedkitError
 from shedkit.core.match import Match
 from shedkit.core.records import load_record
@@ -29,17 +27,6 @@ __all__ = ["PLAYABLE", "build_parser", "main", "parse_option_values"]
 
 #: Games with a terminal front end (``shedkit play GAME``).
 PLAYABLE = ("doudizhu",)
-
-# Bot modules that register themselves when imported; imported on demand so the
-# command works whether or not ``shedkit.agents`` imports them itself.
-_BOT_MODULES = ("shedkit.agents.greedy_doudizhu",)
-
-
-def _load_bots() -> None:
-    for name in _BOT_MODULES:
-        with contextlib.suppress(ImportError):
-            importlib.import_module(name)
-
 
 def parse_option_values(items: Sequence[str]) -> dict[str, Any]:
     """Read ``name=value`` pairs; values ``true``/``false``, integers and ``none`` are typed.
@@ -139,7 +126,6 @@ def _play(args: argparse.Namespace, out: Console, err: Console, stdin: TextIO) -
     n = game.num_players
     if args.seat not in range(n):
         raise OptionError(f"--seat must be 0 to {n - 1}, not {args.seat}")
-    _load_bots()
     if args.bots not in AGENTS:
         raise OptionError(f"unknown bots {args.bots!r}; valid bots: {', '.join(sorted(AGENTS))}")
     # A short random seed is easy to note down and type back to replay a match.
