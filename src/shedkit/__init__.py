@@ -18,8 +18,10 @@ from shedkit.core.info import GameInfo
 from shedkit.core.records import replay
 from shedkit.core.registry import GAMES, make, register
 from shedkit.doudizhu import make as _make_doudizhu
+from shedkit.president import make as _make_president
 
 register("doudizhu", _make_doudizhu)
+register("president", _make_president)
 
 __version__ = "0.1.0"
 

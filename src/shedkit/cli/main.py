@@ -28,6 +28,7 @@ __all__ = ["PLAYABLE", "build_parser", "main", "parse_option_values"]
 #: Games with a terminal front end (``shedkit play GAME``).
 PLAYABLE = ("doudizhu",)
 
+
 def parse_option_values(items: Sequence[str]) -> dict[str, Any]:
     """Read ``name=value`` pairs; values ``true``/``false``, integers and ``none`` are typed.
 

@@ -30,6 +30,8 @@ class DealResult:
 class Match:
     """Deals in sequence with running totals.
 
+    Each deal's set-up comes from ``game.match_setup(deals_played, previous)``,
+    ``previous`` being the last deal that counted (dealer rotation, the tax).
     The match ends after ``deals`` deals played or when a seat's total reaches
     ``target`` in absolute value (either may be ``None``). Thrown-in deals are
     redealt and do not count (DDZ-08). With ``records_dir`` each deal's record
@@ -44,6 +46,7 @@ class Match:
     totals: list[int] = field(init=False)
     results: list[DealResult] = field(init=False, default_factory=list)
     attempts: int = field(init=False, default=0)
+    previous: Any = field(init=False, default=None)
 
     def __post_init__(self) -> None:
         if self.deals is not None and self.deals < 1:
@@ -70,7 +73,8 @@ class Match:
             raise OptionError("the match is over")
         seed = derive_seed(self.seed, "deal", self.attempts)
         self.attempts += 1
-        return self.game.new_deal(seed=seed, **self.game.match_setup(self.deals_played))
+        setup = self.game.match_setup(self.deals_played, self.previous)
+        return self.game.new_deal(seed=seed, **setup)
 
     def finish_deal(self, state: Any) -> DealResult:
         """Add a finished deal's returns to the totals and save its record."""
@@ -87,6 +91,8 @@ class Match:
             path = save_record(record, Path(self.records_dir) / f"deal-{number:04d}.json")
         result = DealResult(number, state.seed, returns, thrown_in, record, path)
         self.results.append(result)
+        if not thrown_in:
+            self.previous = state
         return result
 
 

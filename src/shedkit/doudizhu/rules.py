@@ -233,7 +233,7 @@ class DouDizhu:
             out.append(pool[0])
         return out
 
-    def match_setup(self, deals_played: int) -> dict[str, Any]:
+    def match_setup(self, deals_played: int, previous: State | None = None) -> dict[str, Any]:
         """Set-up keys for the next deal of a match: the first bidder rotates if asked (DDZ-04)."""
         if self.options.first_bidder == "rotate":
             return {"first_bidder": deals_played % self.num_players}

@@ -1,0 +1,130 @@
+"""The dense action space of President under given options, computed in code.
+
+``pass`` is 0; then every play the full pack could form (singles, pairs,
+triples, quads, one-suit runs, each with or without the joker standing in for
+a card) and every tax ``give`` of one or two cards. A move's id, text and
+strength in either order are fixed here, once per options value.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from collections.abc import Iterator
+
+from shedkit.president.combos import FACE_CHARS, JOKER, KINDS, PASS, SUIT_CHARS, Move, normal_order
+from shedkit.president.options import Options
+
+__all__ = ["Key", "Tables", "play_keys", "tables_for"]
+
+Key = tuple[str, tuple[int, ...], int]
+_SAME_FACE = {2: "pair", 3: "triple", 4: "quad"}
+
+
+def play_keys(hand: int, t: Tables) -> Iterator[Key]:
+    """Every play the card bitmask ``hand`` can make, as ``(kind, cards, joker_as)`` (PRE-07)."""
+    joker = bool(hand >> JOKER & 1)
+    by_face = [[c for c in range(4 * f, 4 * f + 4) if hand >> c & 1] for f in range(13)]
+    for f in range(13):
+        cards = by_face[f]
+        for c in cards:
+            yield ("single", (c,), -1)
+        for size in (2, 3, 4):
+            for combo in itertools.combinations(cards, size):
+                yield (_SAME_FACE[size], combo, -1)
+            if joker and size - 1 <= len(cards):
+                for combo in itertools.combinations(cards, size - 1):
+                    used = {c % 4 for c in combo}
+                    free = min(s for s in range(4) if s not in used)  # canonical stand-in (PRE-16)
+                    yield (_SAME_FACE[size], (*combo, JOKER), 4 * f + free)
+    if joker:
+        yield ("single", (JOKER,), -1)  # PRE-15
+    seq = t.sequence
+    for suit in range(4):
+        present = [hand >> (4 * f + suit) & 1 for f in seq]
+        for lo in range(13):
+            for hi in range(lo + 3, 14):
+                window = [4 * seq[p] + suit for p in range(lo, hi)]
+                missing = [p for p in range(lo, hi) if not present[p]]
+                if len(missing) > joker:
+                    break  # a longer window misses the same cards and more
+                if not missing:
+                    yield ("run", tuple(sorted(window)), -1)
+                    if joker:
+                        for c in window:
+                            rest = tuple(sorted(x for x in window if x != c))
+                            yield ("run", (*rest, JOKER), c)
+                else:
+                    gap = 4 * seq[missing[0]] + suit
+                    rest = tuple(sorted(x for x in window if x != gap))
+                    yield ("run", (*rest, JOKER), gap)
+
+
+class Tables:
+    """Interned moves, their strengths in both orders, and lookup by key."""
+
+    def __init__(self, opts: Options) -> None:
+        self.opts = opts
+        self.sequence = normal_order(opts.rank_order)
+        self.position = [0] * 13
+        for pos, face in enumerate(self.sequence):
+            self.position[face] = pos
+        deck = (1 << 52) - 1 | ((1 << JOKER) if opts.jokers else 0)
+        keys = sorted(set(play_keys(deck, self)), key=self._order)
+        cards = [c for c in range(53) if deck >> c & 1]
+        keys += [("give", combo, -1) for k in (1, 2) for combo in itertools.combinations(cards, k)]
+        moves = [PASS]
+        for kind, cs, joker_as in keys:
+            faces = tuple(joker_as // 4 if c == JOKER and joker_as >= 0 else c // 4 for c in cs)
+            if cs == (JOKER,):
+                faces = ()
+            moves.append(
+                Move(kind, cs, joker_as, faces, self._text(kind, cs, joker_as), len(moves))
+            )
+        self.moves: tuple[Move, ...] = tuple(moves)
+        self.by_key: dict[Key, Move] = {(m.kind, m.cards, m.joker_as): m for m in moves}
+        # Strength of a play's top card: normal order, then reversed (PRE-07, PRE-13).
+        self.strength: list[tuple[int, int]] = []
+        for m in moves:
+            if m.kind in ("pass", "give"):
+                self.strength.append((-1, -1))
+            elif not m.faces:  # the joker alone beats every single (PRE-15)
+                self.strength.append((13, 13))
+            else:
+                top = max(self.position[f] for f in m.faces)
+                low = min(self.position[f] for f in m.faces)
+                self.strength.append((top, 12 - low))
+
+    @property
+    def num_actions(self) -> int:
+        """Size of the dense action space."""
+        return len(self.moves)
+
+    def _order(self, key: Key) -> tuple[int, int, tuple[int, ...], int]:
+        kind, cards, joker_as = key
+        return (KINDS.index(kind), len(cards), cards, joker_as)
+
+    def sort_key(self, card: int, joker_as: int = -1) -> tuple[int, int]:
+        """Where a card sorts in the normal order (the joker at its stand-in's place, or last)."""
+        if card == JOKER:
+            if joker_as < 0:
+                return (13, 4)
+            card = joker_as
+        return (self.position[card // 4], card % 4)
+
+    def _text(self, kind: str, cards: tuple[int, ...], joker_as: int) -> str:
+        ordered = sorted(cards, key=lambda c: self.sort_key(c, joker_as))
+        parts = [
+            f"Jk={FACE_CHARS[joker_as // 4]}{SUIT_CHARS[joker_as % 4]}"
+            if c == JOKER and joker_as >= 0
+            else ("Jk" if c == JOKER else FACE_CHARS[c // 4] + SUIT_CHARS[c % 4])
+            for c in ordered
+        ]
+        text = " ".join(parts)
+        return f"give {text}" if kind == "give" else text
+
+
+@functools.lru_cache(maxsize=16)
+def tables_for(opts: Options) -> Tables:
+    """The tables of ``opts``, built once per distinct options value."""
+    return Tables(opts)

@@ -1,0 +1,646 @@
+"""President: the game, its state, the tax, play, revolution and finishing order (PRE-01…31).
+
+>>> import shedkit
+>>> game = shedkit.make("president", players=4)
+>>> state = game.new_deal(seed=3)
+>>> while not state.is_over:
+...     state.apply(state.legal_moves()[-1])
+>>> sorted(state.returns())
+[0, 1, 2, 3]
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import secrets
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
+
+from shedkit.core.errors import IllegalMoveError, RecordError, ShedkitError
+from shedkit.core.info import GameInfo
+from shedkit.core.options import build_options, options_to_dict
+from shedkit.president.actions import Tables, play_keys, tables_for
+from shedkit.president.combos import EIGHT, JOKER, PASS, Move, card_str
+from shedkit.president.notation import parse_cards, parse_move
+from shedkit.president.options import PRESETS, Options
+from shedkit.president.view import HIDDEN_GIVE, View
+
+__all__ = ["TITLES", "President", "SetupError", "State", "make"]
+
+RECORD_VERSION: Final = 1
+#: PRE-11 titles by place; the middle places are all ``Cittadino``.
+TITLES: Final = ("Presidente", "Vicepresidente", "Cittadino", "Vice-schiavo", "Schiavo")
+
+
+class SetupError(ShedkitError):
+    """A scenario passed to ``new_deal`` that is not a possible deal."""
+
+
+def title(place: int, n: int) -> str:
+    """The PRE-11 title of finishing place ``place`` (0 = first) among ``n`` players."""
+    if place == 0:
+        return TITLES[0]
+    if place == n - 1:
+        return TITLES[4]
+    if place == 1:
+        return TITLES[1]
+    if place == n - 2:
+        return TITLES[3]
+    return TITLES[2]
+
+
+def _bits(cards: Sequence[int]) -> int:
+    out = 0
+    for c in cards:
+        out |= 1 << c
+    return out
+
+
+def _cards(bits: int) -> list[int]:
+    return [c for c in range(53) if bits >> c & 1]
+
+
+class President:
+    """The game under fixed options; makes deals and reads moves."""
+
+    name: Final = "president"
+
+    def __init__(self, options: Options, preset: str = "standard") -> None:
+        self.options = options
+        self.preset = preset
+        self.tables: Tables = tables_for(options)
+        self.num_players = options.players
+        self.deck: tuple[int, ...] = tuple(range(52 + options.jokers))
+        n = options.players
+        self.info = GameInfo(
+            name=self.name,
+            num_players=n,
+            chance=True,
+            hidden_information=True,
+            zero_sum=False,  # constant-sum: places score n-1 … 0 (PRE-12)
+            min_score=0,
+            max_score=n - 1,
+            num_actions=self.tables.num_actions,
+            max_game_length=2 + n * len(self.deck) * 2,
+        )
+
+    def __repr__(self) -> str:
+        return f"<President preset={self.preset!r} {self.options}>"
+
+    @property
+    def num_actions(self) -> int:
+        """Size of the dense action space."""
+        return self.tables.num_actions
+
+    def action_to_move(self, action_id: int) -> Move:
+        """The move with dense id ``action_id``."""
+        if not isinstance(action_id, int) or not 0 <= action_id < self.num_actions:
+            raise IllegalMoveError(f"action id {action_id!r} not in 0…{self.num_actions - 1}")
+        return self.tables.moves[action_id]
+
+    def action_to_string(self, action_id: int) -> str:
+        """The notation of the move with dense id ``action_id``."""
+        return str(self.action_to_move(action_id))
+
+    def parse_move(self, text: str, state: State | None = None) -> Move:
+        """Read a move in PRE-30/31 notation (``7c 7h``, ``4h Jk=5h 6h``, ``pass``, ``give 3c``)."""
+        return parse_move(text, self.tables)
+
+    def match_setup(self, deals_played: int, previous: State | None = None) -> dict[str, Any]:
+        """Set-up of a match's next deal: dealer rotation (PRE-04), the tax (PRE-20), the order."""
+        if previous is None:
+            return {}
+        setup: dict[str, Any] = {"dealer": (previous.dealer + 1) % self.num_players}
+        if self.options.tax:
+            setup["previous_order"] = list(previous.finished)
+        if self.options.revolution_persists:
+            setup["revolution"] = previous.revolution
+        return setup
+
+    def new_deal(
+        self,
+        seed: int | None = None,
+        hands: Sequence[str | Sequence[int] | None] | None = None,
+        *,
+        dealer: int | None = None,
+        leftover: str | Sequence[int] | None = None,
+        previous_order: Sequence[int] | None = None,
+        tax_draws: Sequence[Sequence[int]] | None = None,
+        revolution: bool = False,
+    ) -> State:
+        """Deal a new hand, deterministic from ``seed`` (PRE-04…06, PRE-20).
+
+        ``hands`` fixes some or all hands (card ids or text such as ``"7c 7h Jk"``);
+        the rest are dealt. Cards in no hand are the public leftover (PRE-05).
+        ``previous_order`` (the last deal's finishing order) starts the tax when
+        the ``tax`` option is on; ``tax_draws`` fixes the cards taken at random.
+        """
+        if seed is None:
+            seed = secrets.randbits(63)
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise SetupError(f"seed must be an integer, not {seed!r}")
+        opts = self.options
+        n = opts.players
+        rng = random.Random(seed)
+        free = set(self.deck)
+        given: list[list[int] | None] = [None] * n
+        if hands is not None:
+            if len(hands) != n:
+                raise SetupError(f"hands must list {n} hands (None to deal one), not {len(hands)}")
+            for seat, hand in enumerate(hands):
+                if hand is not None:
+                    given[seat] = self._take(hand, free, f"hand of seat {seat}")
+        kept = None if leftover is None else self._take(leftover, free, "leftover")
+        rest = sorted(free)
+        rng.shuffle(rest)
+        dealt = []
+        for seat in range(n):
+            hand = given[seat]
+            if hand is None:
+                hand, rest = rest[: opts.hand_size], rest[opts.hand_size :]
+                if len(hand) < opts.hand_size:
+                    raise SetupError("not enough cards left to deal the hands not given")
+            dealt.append(sorted(hand))
+        out_of_play = sorted((kept or []) + rest)
+        if dealer is None:
+            dealer = rng.randrange(n)
+        elif dealer not in range(n):
+            raise SetupError(f"dealer must be a seat 0…{n - 1}, not {dealer!r}")
+        exchanges: list[tuple[int, int, int]] = []
+        if opts.tax and previous_order is not None:
+            order = list(previous_order)
+            if sorted(order) != list(range(n)):
+                raise SetupError(f"previous_order must list every seat once, not {order}")
+            exchanges.append((order[0], order[-1], 2))
+            if n >= 4:
+                exchanges.append((order[1], order[-2], 1))
+        draws: list[tuple[int, ...]] = []
+        for i, (_, loser, count) in enumerate(exchanges):
+            if tax_draws is not None:
+                if len(tax_draws) != len(exchanges):
+                    raise SetupError(f"tax_draws must list {len(exchanges)} draws")
+                drawn = tuple(sorted(tax_draws[i]))
+                if len(drawn) != min(count, len(dealt[loser])) or not set(drawn) <= set(
+                    dealt[loser]
+                ):
+                    raise SetupError(f"tax draw {i + 1} must be {count} cards of seat {loser}")
+            else:
+                drawn = tuple(sorted(rng.sample(dealt[loser], min(count, len(dealt[loser])))))
+            draws.append(drawn)
+        return State(self, seed, dealt, out_of_play, dealer, exchanges, draws, revolution)
+
+    def _take(self, spec: str | Sequence[int], free: set[int], what: str) -> list[int]:
+        if isinstance(spec, str):
+            try:
+                cards = parse_cards(spec)
+            except ShedkitError as err:
+                raise SetupError(f"{what}: {err}") from err
+        else:
+            cards = list(spec)
+        for c in cards:
+            if not isinstance(c, int) or isinstance(c, bool) or c not in self.deck:
+                raise SetupError(f"{what}: {c!r} is not a card of this deck")
+        if len(set(cards)) != len(cards):
+            raise SetupError(f"{what} names a card twice")
+        taken = [card_str(c) for c in cards if c not in free]
+        if taken:
+            raise SetupError(f"{what}: {' '.join(taken)} already dealt elsewhere")
+        free.difference_update(cards)
+        return cards
+
+    def determinize(self, view: View, rng: random.Random) -> State:
+        """A full state consistent with ``view``: unseen cards dealt at random (for search)."""
+        from shedkit.president.view import determinize
+
+        return determinize(self, view, rng)
+
+    def replay(self, record: Mapping[str, Any], steps: int | None = None) -> State:
+        """Rebuild the state a record describes, or the one after its first ``steps`` moves."""
+        try:
+            setup = record["setup"]
+            state = self.new_deal(
+                seed=record["seed"],
+                hands=[list(h) for h in setup["hands"]],
+                leftover=list(setup["leftover"]),
+                dealer=setup["dealer"],
+                previous_order=setup.get("previous_order"),
+                tax_draws=setup.get("tax_draws"),
+                revolution=bool(setup.get("revolution", False)),
+            )
+            moves = record["moves"]
+        except (KeyError, TypeError) as err:
+            raise RecordError(f"malformed President record: missing or bad {err}") from err
+        except ShedkitError as err:
+            raise RecordError(f"record's set-up is not a possible deal: {err}") from err
+        if not isinstance(moves, list):
+            raise RecordError("record 'moves' must be a list of move strings")
+        if steps is not None and not 0 <= steps <= len(moves):
+            raise RecordError(f"steps must be 0…{len(moves)}, not {steps}")
+        for i, text in enumerate(moves[:steps]):
+            try:
+                state.apply(self.parse_move(text, state))
+            except ShedkitError as err:
+                raise RecordError(f"record move {i + 1} ({text!r}) does not replay: {err}") from err
+        expected = record.get("returns")
+        if (
+            steps is None
+            and state.is_over
+            and expected is not None
+            and list(expected) != state.returns()
+        ):
+            raise RecordError(
+                f"record's returns {expected} differ from the replay's {state.returns()}"
+            )
+        return state
+
+
+class State:
+    """One deal in progress. ``apply`` changes it in place; ``clone`` copies it."""
+
+    __slots__ = (
+        "_legal",
+        "current_player",
+        "dealer",
+        "dealt",
+        "exchanges",
+        "finished",
+        "game",
+        "hands",
+        "history",
+        "last_play",
+        "last_player",
+        "leftover",
+        "passed",
+        "passes",
+        "phase",
+        "revolution",
+        "seed",
+        "start_revolution",
+        "tax_draws",
+        "tax_step",
+        "trick_start",
+    )
+
+    def __init__(
+        self,
+        game: President,
+        seed: int,
+        dealt: list[list[int]],
+        leftover: list[int],
+        dealer: int,
+        exchanges: list[tuple[int, int, int]],
+        draws: list[tuple[int, ...]],
+        revolution: bool,
+    ) -> None:
+        n = game.num_players
+        self.game = game
+        self.seed = seed
+        self.dealt = tuple(tuple(h) for h in dealt)
+        self.leftover = tuple(leftover)
+        self.dealer = dealer
+        self.hands = [_bits(h) for h in dealt]
+        self.exchanges = exchanges
+        self.tax_draws = draws
+        self.tax_step = 0
+        self.revolution = revolution
+        self.start_revolution = revolution
+        self.last_play: Move | None = None
+        self.last_player = -1
+        self.passes = 0
+        self.passed = [False] * n
+        self.finished: list[int] = []
+        self.history: list[tuple[int, Move, tuple[int, ...]]] = []
+        self.trick_start = 0
+        self._legal: tuple[Move, ...] | None = None
+        # PRE-20: the random cards go to the giver before any chosen card moves.
+        for (giver, loser, _), drawn in zip(exchanges, draws, strict=True):
+            bits = _bits(drawn)
+            self.hands[loser] &= ~bits
+            self.hands[giver] |= bits
+        if exchanges:
+            self.phase = "tax"
+            self.current_player: int | None = exchanges[0][0]
+        else:
+            self.phase = "play"
+            self.current_player = (dealer + 1) % n  # PRE-06
+
+    # -- queries ---------------------------------------------------------------
+
+    @property
+    def is_over(self) -> bool:
+        """True once the finishing order is complete."""
+        return self.phase == "over"
+
+    @property
+    def num_players(self) -> int:
+        """Seats at the table."""
+        return self.game.num_players
+
+    @property
+    def order(self) -> tuple[int, ...]:
+        """Faces from low to high in the order in force (PRE-03, PRE-13)."""
+        seq = self.game.tables.sequence
+        return tuple(reversed(seq)) if self.revolution else seq
+
+    def hand(self, seat: int) -> tuple[int, ...]:
+        """The cards ``seat`` holds, low to high in the order in force (omniscient)."""
+        return self.sort(_cards(self.hands[seat]))
+
+    def sort(self, cards: Sequence[int]) -> tuple[int, ...]:
+        """Cards low to high in the order in force, the joker last."""
+        position = self.game.tables.position
+        rev = self.revolution
+
+        def key(c: int) -> tuple[int, int]:
+            if c == JOKER:
+                return (13, 0)
+            p = position[c // 4]
+            return (12 - p if rev else p, c % 4)
+
+        return tuple(sorted(cards, key=key))
+
+    def in_deal(self) -> list[int]:
+        """Seats that still hold cards, in seat order."""
+        done = set(self.finished)
+        return [s for s in range(self.num_players) if s not in done]
+
+    def legal_moves(self) -> tuple[Move, ...]:
+        """The moves the current player may make; empty when the deal is over."""
+        legal = self._legal
+        if legal is not None:
+            return legal
+        seat = self.current_player
+        t = self.game.tables
+        if seat is None:
+            legal = ()
+        elif self.phase == "tax":
+            _, _, count = self.exchanges[self.tax_step]
+            hand = _cards(self.hands[seat])
+            legal = tuple(
+                t.by_key[("give", combo, -1)] for combo in itertools.combinations(hand, count)
+            )
+        else:
+            by_key = t.by_key
+            moves = [by_key[key] for key in play_keys(self.hands[seat], t)]
+            last = self.last_play
+            if last is not None:
+                strength = t.strength
+                side = 1 if self.revolution else 0
+                bar = strength[last.action_id][side]
+                kind, size = last.kind, last.size
+                moves = [
+                    PASS,
+                    *(
+                        m
+                        for m in moves
+                        if m.kind == kind and m.size == size and strength[m.action_id][side] > bar
+                    ),
+                ]
+            legal = tuple(moves)
+        self._legal = legal
+        return legal
+
+    def returns(self) -> list[int]:
+        """Each seat's points for the deal: ``n - place`` (PRE-12); zeros until it is over."""
+        n = self.num_players
+        out = [0] * n
+        if self.phase == "over":
+            for place, seat in enumerate(self.finished):
+                out[seat] = n - 1 - place
+        return out
+
+    def titles(self) -> dict[int, str]:
+        """PRE-11 titles of the seats that have finished so far (all, once over)."""
+        n = self.num_players
+        return {seat: title(place, n) for place, seat in enumerate(self.finished)}
+
+    # -- moves -----------------------------------------------------------------
+
+    def apply(self, move: Move, seat: int | None = None) -> None:
+        """Play ``move`` for the current player; an illegal move raises and changes nothing."""
+        if self.phase == "over":
+            raise IllegalMoveError("the deal is over; no more moves")
+        if seat is not None and seat != self.current_player:
+            raise IllegalMoveError(f"it is seat {self.current_player}'s turn, not seat {seat}'s")
+        legal = self.legal_moves()
+        for m in legal:
+            if m is move:
+                break
+        else:
+            for m in legal:
+                if m == move:
+                    break
+            else:
+                raise IllegalMoveError(self._why_illegal(move))
+        self._apply(m)
+
+    def _why_illegal(self, move: object) -> str:
+        if not isinstance(move, Move):
+            return f"{move!r} is not a President move; use game.parse_move(text, state)"
+        seat = self.current_player
+        if self.phase == "tax":
+            _, receiver, count = self.exchanges[self.tax_step]
+            return (
+                f"the tax is on: seat {seat} gives seat {receiver} {count} card(s) of its hand "
+                f"(give …) (PRE-20)"
+            )
+        if move.kind == "give":
+            return "the tax is over; give is not a move now"
+        if move.kind == "pass":
+            return "the leader of a trick may not pass"
+        assert seat is not None
+        if any(not self.hands[seat] >> c & 1 for c in move.cards):
+            return f"seat {seat} does not hold {move}"
+        last = self.last_play
+        assert last is not None
+        if move.kind != last.kind or move.size != last.size:
+            return f"{move} is not a {last.kind} of {last.size} card(s) like {last} (PRE-07)"
+        return f"{move} is not higher than {last} in the order in force (PRE-07, PRE-13)"
+
+    def _next_in(self, seat: int, skip_passed: bool = False) -> int | None:
+        """The next seat after ``seat`` still in the deal (and in the trick, if asked)."""
+        n = self.num_players
+        done = set(self.finished)
+        for step in range(1, n + 1):
+            s = (seat + step) % n
+            if s not in done and not (skip_passed and self.passed[s]) and s != seat:
+                return s
+        return None
+
+    def _apply(self, move: Move) -> None:
+        seat = self.current_player
+        assert seat is not None
+        self._legal = None
+        if self.phase == "tax":
+            giver, receiver, _ = self.exchanges[self.tax_step]
+            bits = _bits(move.cards)
+            self.hands[giver] &= ~bits
+            self.hands[receiver] |= bits
+            self.history.append((seat, move, move.cards))
+            self.tax_step += 1
+            if self.tax_step < len(self.exchanges):
+                self.current_player = self.exchanges[self.tax_step][0]
+            else:
+                self.phase = "play"
+                self.current_player = (self.dealer + 1) % self.num_players
+                self.trick_start = len(self.history)
+            return
+        final = self.game.options.pass_is_final
+        if move.kind == "pass":
+            self.history.append((seat, move, ()))
+            self.passes += 1
+            self.passed[seat] = True
+            others = [s for s in self.in_deal() if s != self.last_player]
+            if (final and all(self.passed[s] for s in others)) or (
+                not final and self.passes >= len(others)
+            ):
+                self._end_trick()  # PRE-09
+            else:
+                self.current_player = self._next_in(seat, skip_passed=final)
+            return
+        self.hands[seat] &= ~_bits(move.cards)
+        self.history.append((seat, move, move.cards))
+        if move.kind == "quad":
+            self.revolution = not self.revolution  # PRE-13
+        self.last_play, self.last_player, self.passes = move, seat, 0
+        if not self.hands[seat]:
+            self.finished.append(seat)  # PRE-10
+            left = self.in_deal()
+            if len(left) == 1:
+                self.finished.append(left[0])
+                self.phase = "over"
+                self.current_player = None
+                return
+        if self.game.options.eight_stops and EIGHT in move.faces:
+            self._end_trick()  # PRE-18
+            return
+        following = self._next_in(seat, skip_passed=final)
+        if following is None:
+            self._end_trick()
+        else:
+            self.current_player = following
+
+    def _end_trick(self) -> None:
+        """Clear the trick; its last player leads, unless out or it ended on a joker (PRE-17)."""
+        last, play = self.last_player, self.last_play
+        assert play is not None
+        leader = self._next_in(last) if play.has_joker or last in self.finished else last
+        self.current_player = leader
+        self.last_play = None
+        self.passes = 0
+        self.passed = [False] * self.num_players
+        self.trick_start = len(self.history)
+
+    # -- copies, views, records ------------------------------------------------
+
+    def clone(self) -> State:
+        """An independent copy (the game and the move objects are shared)."""
+        new = State.__new__(State)
+        for name in State.__slots__:
+            setattr(new, name, getattr(self, name))
+        new.hands = self.hands.copy()
+        new.passed = self.passed.copy()
+        new.finished = self.finished.copy()
+        new.history = self.history.copy()
+        return new
+
+    def view(self, seat: int | None) -> View:
+        """What ``seat`` may know (PRE-05 leftover is public, the tax's cards are not)."""
+        n = self.num_players
+        if seat is not None and seat not in range(n):
+            raise ValueError(f"seat must be 0…{n - 1} or None, not {seat!r}")
+        history: list[tuple[int, Move, tuple[int, ...]]] = []
+        for who, move, cards in self.history:
+            if move.kind == "give":
+                giver, receiver = who, self._receiver_of(who)
+                if seat not in (giver, receiver):
+                    history.append((who, HIDDEN_GIVE, ()))
+                    continue
+            history.append((who, move, cards))
+        received: list[int] = []
+        lost: list[int] = []
+        for (giver, loser, _), drawn in zip(self.exchanges, self.tax_draws, strict=True):
+            if seat == giver:
+                received += drawn
+            if seat == loser:
+                lost += drawn
+        return View(
+            seat=seat,
+            num_players=n,
+            options=self.game.options,
+            phase=self.phase,
+            current_player=self.current_player,
+            hand=self.hand(seat) if seat is not None else (),
+            cards_left=tuple(h.bit_count() for h in self.hands),
+            leftover=self.leftover,
+            dealer=self.dealer,
+            revolution=self.revolution,
+            order=self.order,
+            exchanges=tuple(self.exchanges),
+            tax_step=self.tax_step,
+            tax_drawn=tuple(received),
+            tax_lost=tuple(lost),
+            history=tuple(history),
+            trick=tuple((s, m) for s, m, _ in self.history[self.trick_start :])
+            if self.phase == "play"
+            else (),
+            last_play=self.last_play,
+            last_player=self.last_player,
+            passes=self.passes,
+            passed=tuple(self.passed),
+            finished=tuple(self.finished),
+            legal_moves=self.legal_moves() if seat == self.current_player else (),
+            returns=tuple(self.returns()),
+        )
+
+    def _receiver_of(self, giver: int) -> int:
+        for g, receiver, _ in self.exchanges:
+            if g == giver:
+                return receiver
+        return -1
+
+    def record(self) -> dict[str, Any]:
+        """A JSON-able description of the deal so far; :func:`shedkit.replay` rebuilds it."""
+        setup: dict[str, Any] = {
+            "hands": [list(h) for h in self.dealt],
+            "leftover": list(self.leftover),
+            "dealer": self.dealer,
+        }
+        if self.exchanges:
+            setup["previous_order"] = self._previous_order()
+            setup["tax_draws"] = [list(d) for d in self.tax_draws]
+        if self.start_revolution:
+            setup["revolution"] = True
+        record: dict[str, Any] = {
+            "game": self.game.name,
+            "version": RECORD_VERSION,
+            "preset": self.game.preset,
+            "options": options_to_dict(self.game.options),
+            "seed": self.seed,
+            "setup": setup,
+            "hands_text": [" ".join(card_str(c) for c in h) for h in self.dealt],
+            "moves": [str(m) for _, m, _ in self.history],
+            "finished": list(self.finished),
+            "returns": self.returns() if self.is_over else None,
+        }
+        return record
+
+    def _previous_order(self) -> list[int]:
+        """A finishing order that gives this deal's exchanges (PRE-20)."""
+        n = self.num_players
+        first, last, _ = self.exchanges[0]
+        middle = [s for s in range(n) if s not in (first, last)]
+        if len(self.exchanges) == 2:
+            second, second_last, _ = self.exchanges[1]
+            middle = [s for s in middle if s not in (second, second_last)]
+            return [first, second, *middle, second_last, last]
+        return [first, *middle, last]
+
+    def __repr__(self) -> str:
+        return f"<president.State phase={self.phase} turn={self.current_player} seed={self.seed}>"
+
+
+def make(preset: str = "standard", **options: Any) -> President:
+    """Build the game from a preset and option overrides (validated)."""
+    return President(build_options(Options, PRESETS, preset, options, "president"), preset)

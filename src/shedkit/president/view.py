@@ -1,0 +1,109 @@
+"""What one seat may know of a President deal, and deals consistent with it.
+
+The leftover cards are public (PRE-05); the tax's randomly drawn cards and the
+chosen cards are known only to the two seats of each exchange (PRE-20).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Final
+
+from shedkit.president.combos import Move
+from shedkit.president.options import Options
+
+if TYPE_CHECKING:
+    from shedkit.president.rules import President, State
+
+__all__ = ["HIDDEN_GIVE", "View", "determinize"]
+
+#: A tax ``give`` as seen by a seat outside the exchange: who gave, not what.
+HIDDEN_GIVE: Final = Move("give", text="give (hidden)")
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """One seat's knowledge of a deal (``seat=None``: a spectator's).
+
+    ``order`` is the faces low to high in the order in force; ``finished`` the
+    seats out so far, first first; ``exchanges`` the tax's ``(giver, receiver,
+    count)``; ``tax_drawn``/``tax_lost`` the cards this seat drew or lost.
+    """
+
+    seat: int | None
+    num_players: int
+    options: Options
+    phase: str
+    current_player: int | None
+    hand: tuple[int, ...]
+    cards_left: tuple[int, ...]
+    leftover: tuple[int, ...]
+    dealer: int
+    revolution: bool
+    order: tuple[int, ...]
+    exchanges: tuple[tuple[int, int, int], ...]
+    tax_step: int
+    tax_drawn: tuple[int, ...]
+    tax_lost: tuple[int, ...]
+    history: tuple[tuple[int, Move, tuple[int, ...]], ...]
+    trick: tuple[tuple[int, Move], ...]
+    last_play: Move | None
+    last_player: int
+    passes: int
+    passed: tuple[bool, ...]
+    finished: tuple[int, ...]
+    legal_moves: tuple[Move, ...]
+    returns: tuple[int, ...]
+
+    @property
+    def is_over(self) -> bool:
+        """True once the finishing order is complete."""
+        return self.phase == "over"
+
+
+def determinize(game: President, view: View, rng: random.Random) -> State:
+    """Deal the cards ``view`` cannot see at random; keep everything public as it is."""
+    if view.seat is None:
+        raise ValueError("determinize needs a seat's view, not a spectator's")
+    me = view.seat
+    n = view.num_players
+    played = {c for _, m, cards in view.history if m.kind != "give" for c in cards}
+    mine = set(view.hand)
+    known: list[set[int]] = [set() for _ in range(n)]
+    known[me] = mine
+    for who, move, cards in view.history:
+        if move.kind == "give" and cards and who == me:
+            receiver = next(r for g, r, _ in view.exchanges if g == me)
+            known[receiver] |= set(cards)
+    for giver, loser, _ in view.exchanges:
+        if loser == me:
+            known[giver] |= set(view.tax_lost)
+    for s in range(n):
+        if s != me:
+            known[s] -= played | mine
+    seen = set(view.leftover) | played | set().union(*known)
+    unseen = [c for c in game.deck if c not in seen]
+    rng.shuffle(unseen)
+    hands: list[list[int]] = []
+    for s in range(n):
+        need = view.cards_left[s] - len(known[s])
+        hands.append(sorted(known[s]) + unseen[:need])
+        unseen = unseen[need:]
+    state = game.new_deal(seed=rng.randrange(2**63), hands=hands, dealer=view.dealer)
+    state.leftover = view.leftover
+    state.phase = view.phase
+    state.current_player = view.current_player
+    state.revolution = view.revolution
+    state.exchanges = list(view.exchanges)
+    state.tax_draws = [() for _ in view.exchanges]
+    state.tax_step = view.tax_step
+    state.last_play = view.last_play
+    state.last_player = view.last_player
+    state.passes = view.passes
+    state.passed = list(view.passed)
+    state.finished = list(view.finished)
+    state.history = list(view.history)
+    state.trick_start = len(view.history) - len(view.trick)
+    state._legal = None
+    return state
