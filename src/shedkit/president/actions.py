@@ -10,54 +10,12 @@ from __future__ import annotations
 
 import functools
 import itertools
-from collections.abc import Iterator
 
 from shedkit.president.combos import FACE_CHARS, JOKER, KINDS, PASS, SUIT_CHARS, Move, normal_order
+from shedkit.president.movegen import Key, play_keys
 from shedkit.president.options import Options
 
-__all__ = ["Key", "Tables", "play_keys", "tables_for"]
-
-Key = tuple[str, tuple[int, ...], int]
-_SAME_FACE = {2: "pair", 3: "triple", 4: "quad"}
-
-
-def play_keys(hand: int, t: Tables) -> Iterator[Key]:
-    """Every play the card bitmask ``hand`` can make, as ``(kind, cards, joker_as)`` (PRE-07)."""
-    joker = bool(hand >> JOKER & 1)
-    by_face = [[c for c in range(4 * f, 4 * f + 4) if hand >> c & 1] for f in range(13)]
-    for f in range(13):
-        cards = by_face[f]
-        for c in cards:
-            yield ("single", (c,), -1)
-        for size in (2, 3, 4):
-            for combo in itertools.combinations(cards, size):
-                yield (_SAME_FACE[size], combo, -1)
-            if joker and size - 1 <= len(cards):
-                for combo in itertools.combinations(cards, size - 1):
-                    used = {c % 4 for c in combo}
-                    free = min(s for s in range(4) if s not in used)  # canonical stand-in (PRE-16)
-                    yield (_SAME_FACE[size], (*combo, JOKER), 4 * f + free)
-    if joker:
-        yield ("single", (JOKER,), -1)  # PRE-15
-    seq = t.sequence
-    for suit in range(4):
-        present = [hand >> (4 * f + suit) & 1 for f in seq]
-        for lo in range(13):
-            for hi in range(lo + 3, 14):
-                window = [4 * seq[p] + suit for p in range(lo, hi)]
-                missing = [p for p in range(lo, hi) if not present[p]]
-                if len(missing) > joker:
-                    break  # a longer window misses the same cards and more
-                if not missing:
-                    yield ("run", tuple(sorted(window)), -1)
-                    if joker:
-                        for c in window:
-                            rest = tuple(sorted(x for x in window if x != c))
-                            yield ("run", (*rest, JOKER), c)
-                else:
-                    gap = 4 * seq[missing[0]] + suit
-                    rest = tuple(sorted(x for x in window if x != gap))
-                    yield ("run", (*rest, JOKER), gap)
+__all__ = ["Tables", "tables_for"]
 
 
 class Tables:
@@ -70,7 +28,7 @@ class Tables:
         for pos, face in enumerate(self.sequence):
             self.position[face] = pos
         deck = (1 << 52) - 1 | ((1 << JOKER) if opts.jokers else 0)
-        keys = sorted(set(play_keys(deck, self)), key=self._order)
+        keys = sorted(set(play_keys(deck, self.sequence)), key=self._order)
         cards = [c for c in range(53) if deck >> c & 1]
         keys += [("give", combo, -1) for k in (1, 2) for combo in itertools.combinations(cards, k)]
         moves = [PASS]
@@ -94,6 +52,25 @@ class Tables:
                 top = max(self.position[f] for f in m.faces)
                 low = min(self.position[f] for f in m.faces)
                 self.strength.append((top, 12 - low))
+
+        # Same-face plays by [face][suit pattern | joker << 4][size] (size 0: every size),
+        # so a hand's singles to quads are table reads, not enumerations.
+        self.same_face: list[list[list[tuple[Move, ...]]]] = []
+        for face in range(13):
+            rows = []
+            for pattern in range(32):
+                if pattern >> 4 and not opts.jokers:
+                    rows.append(rows[pattern & 15])  # never read: no joker in this game
+                    continue
+                bits = (pattern & 15) << (4 * face) | (pattern >> 4) << JOKER
+                by_size: list[list[Move]] = [[] for _ in range(5)]
+                for key in play_keys(bits, self.sequence):
+                    if key[0] != "run" and key[1] != (JOKER,):
+                        m = self.by_key[key]
+                        by_size[0].append(m)
+                        by_size[m.size].append(m)
+                rows.append([tuple(ms) for ms in by_size])
+            self.same_face.append(rows)
 
     @property
     def num_actions(self) -> int:

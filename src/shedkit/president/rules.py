@@ -20,8 +20,9 @@ from typing import Any, Final
 from shedkit.core.errors import IllegalMoveError, RecordError, ShedkitError
 from shedkit.core.info import GameInfo
 from shedkit.core.options import build_options, options_to_dict
-from shedkit.president.actions import Tables, play_keys, tables_for
+from shedkit.president.actions import Tables, tables_for
 from shedkit.president.combos import EIGHT, JOKER, PASS, Move, card_str
+from shedkit.president.movegen import play_keys
 from shedkit.president.notation import parse_cards, parse_move
 from shedkit.president.options import PRESETS, Options
 from shedkit.president.view import HIDDEN_GIVE, View
@@ -381,25 +382,46 @@ class State:
                 t.by_key[("give", combo, -1)] for combo in itertools.combinations(hand, count)
             )
         else:
-            by_key = t.by_key
-            moves = [by_key[key] for key in play_keys(self.hands[seat], t)]
-            last = self.last_play
-            if last is not None:
-                strength = t.strength
-                side = 1 if self.revolution else 0
-                bar = strength[last.action_id][side]
-                kind, size = last.kind, last.size
-                moves = [
-                    PASS,
-                    *(
-                        m
-                        for m in moves
-                        if m.kind == kind and m.size == size and strength[m.action_id][side] > bar
-                    ),
-                ]
-            legal = tuple(moves)
+            legal = tuple(self._plays(self.hands[seat]))
         self._legal = legal
         return legal
+
+    def _plays(self, hand: int) -> list[Move]:
+        """Leads, or ``pass`` and the plays beating the last play (PRE-07, PRE-13, PRE-15)."""
+        t = self.game.tables
+        by_key = t.by_key
+        joker = hand >> JOKER & 1
+        last = self.last_play
+        out: list[Move] = []
+        if last is None:
+            for face in range(13):
+                pattern = (hand >> (4 * face) & 15) | joker << 4
+                if pattern & 15:
+                    out += t.same_face[face][pattern][0]
+            if joker:
+                out.append(by_key[("single", (JOKER,), -1)])
+            out += [by_key[k] for k in play_keys(hand, t.sequence, "run")]
+            return out
+        out.append(PASS)
+        rev = self.revolution
+        strength = t.strength
+        bar = strength[last.action_id][rev]
+        if last.kind == "run":
+            out += [
+                m
+                for m in (by_key[k] for k in play_keys(hand, t.sequence, "run", last.size))
+                if strength[m.action_id][rev] > bar
+            ]
+            return out
+        size = last.size
+        position = t.position
+        for face in range(13):
+            pattern = (hand >> (4 * face) & 15) | joker << 4
+            if pattern & 15 and (12 - position[face] if rev else position[face]) > bar:
+                out += t.same_face[face][pattern][size]
+        if joker and size == 1 and bar < 13:
+            out.append(by_key[("single", (JOKER,), -1)])  # nothing beats it (PRE-15)
+        return out
 
     def returns(self) -> list[int]:
         """Each seat's points for the deal: ``n - place`` (PRE-12); zeros until it is over."""
