@@ -57,7 +57,7 @@ class Tables:
         # so a hand's singles to quads are table reads, not enumerations.
         self.same_face: list[list[list[tuple[Move, ...]]]] = []
         for face in range(13):
-            rows = []
+            rows: list[list[tuple[Move, ...]]] = []
             for pattern in range(32):
                 if pattern >> 4 and not opts.jokers:
                     rows.append(rows[pattern & 15])  # never read: no joker in this game
