@@ -1,4 +1,4 @@
-"""Speed of shedkit's Dou Di Zhu against OpenSpiel and RLCard, in one process run.
+"""Speed of shedkit's Dou Di Zhu against OpenSpiel and RLCard, and of its President.
 
 Two measures, each the median of several repeats, on one pinned core:
 
@@ -58,6 +58,20 @@ def shedkit_random_deals(n: int, seed: int) -> int:
     decisions = 0
     for i in range(n):
         state = game.new_deal(seed=seed * 1_000_003 + i)
+        while not state.is_over:
+            moves = state.legal_moves()
+            state.apply(moves[rng.randrange(len(moves))])
+            decisions += 1
+    return decisions
+
+
+def president_random_deals(n: int, seed: int) -> int:
+    """Random full President deals, 4 players, every option on (joker, eights, tax)."""
+    game = shedkit.make("president", preset="all-options", players=4, pass_is_final=True)
+    rng = random.Random(seed)
+    decisions = 0
+    for i in range(n):
+        state = game.new_deal(seed=seed * 1_000_003 + i, previous_order=[0, 1, 2, 3])
         while not state.is_over:
             moves = state.legal_moves()
             state.apply(moves[rng.randrange(len(moves))])
@@ -141,6 +155,11 @@ def main(argv: list[str] | None = None) -> int:
             f"  {name:<10} {deals_per_s:10.1f} deals/s  {per_deal:5.1f} decisions/deal  "
             f"20-card lead movegen {lead_s * 1e6:8.1f} us  ({note})"
         )
+    deals_per_s, per_deal = rate(president_random_deals, args.deals, args.repeats)
+    print(
+        f"\nPresident, 4 players, all options (joker, eights, tax, pass is final): "
+        f"{deals_per_s:.1f} deals/s, {per_deal:.1f} decisions/deal (no peer engine on PyPI)"
+    )
     ours, our_lead = results["shedkit"]
     print("\nratios (shedkit / peer; above 1 means shedkit is faster):")
     for name, (deals_per_s, lead_s) in results.items():
