@@ -62,3 +62,33 @@ def test_deal_length_within_max_game_length() -> None:
             state.apply(moves[rng.randrange(len(moves))])
         longest = max(longest, len(state.history))
     assert longest <= game.info.max_game_length
+
+
+PRESIDENT = [
+    {"players": 2},
+    {"players": 4, "jokers": 1},
+    {"players": 5, "jokers": 1, "rank_order": "two-high"},
+]
+
+
+@pytest.mark.parametrize("options", PRESIDENT, ids=str)
+def test_president_metadata_and_action_ids(options: dict[str, object]) -> None:
+    game = shedkit.make("president", **options)
+    info = game.info
+    assert info.name == "president" and info.num_players == options["players"]
+    assert info.chance and info.hidden_information and not info.zero_sum
+    assert (info.min_score, info.max_score) == (0, info.num_players - 1)
+    assert info.num_actions == game.num_actions
+    moves = [game.action_to_move(i) for i in range(game.num_actions)]
+    assert [m.action_id for m in moves] == list(range(game.num_actions))
+    assert len({str(m) for m in moves}) == game.num_actions
+    for m in moves:
+        assert game.parse_move(str(m)) is m
+
+
+def test_president_bad_options() -> None:
+    for bad in ({"players": 6}, {"players": 1}, {"jokers": 2}, {"rank_order": "two-low"}):
+        with pytest.raises(shedkit.OptionError, match="president option"):
+            shedkit.make("president", **bad)
+    with pytest.raises(shedkit.OptionError, match="all-options, international, standard"):
+        shedkit.make("president", preset="daifugo")
