@@ -112,7 +112,32 @@ def build_parser() -> argparse.ArgumentParser:
     )
     replay.add_argument("file", help="a record written by 'shedkit play' (deal-NNNN.json)")
     replay.add_argument("--step", action="store_true", help="wait for Enter between moves")
+
+    serve = sub.add_parser(
+        "serve",
+        help="host tables in the browser (needs the [server] extra)",
+        description="Serve the web client: tables with friends and bots, replays of every deal.",
+    )
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    serve.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
+    serve.add_argument(
+        "--db", default=None, help="SQLAlchemy URL (default: sqlite:///shedkit.db here)"
+    )
+    serve.add_argument(
+        "--bot-delay", type=float, default=0.6, help="seconds a bot waits before moving"
+    )
     return parser
+
+
+def _serve(args: argparse.Namespace, out: Console, err: Console, stdin: TextIO) -> int:
+    try:
+        from shedkit.server.run import serve
+    except ImportError as missing:
+        err.print(
+            f"shedkit serve: {missing}; install the server extra: pip install 'shedkit[server]'"
+        )
+        return 2
+    return serve(args.host, args.port, args.db, args.bot_delay, out)
 
 
 def _play(args: argparse.Namespace, out: Console, err: Console, stdin: TextIO) -> int:
@@ -201,6 +226,8 @@ def main(argv: list[str] | None = None) -> int:
             return _play(args, out, err, stdin)
         if args.command == "replay":
             return _replay(args, out, err, stdin)
+        if args.command == "serve":
+            return _serve(args, out, err, stdin)
         parser.print_help()
         return 2
     except ShedkitError as error:

@@ -1,0 +1,373 @@
+"""The ASGI app: lobby API over HTTP, play over a WebSocket, the web client as static files.
+
+Every error is ``{"error": {"code": ..., "message": ...}}`` over HTTP and
+``{"type": "error", "code": ..., "message": ...}`` over the WebSocket; a bad
+message never closes the table or changes its state.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import importlib
+import json
+import typing
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any, Final
+
+from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, Field
+
+import shedkit
+from shedkit.core.errors import ShedkitError
+from shedkit.core.options import options_to_dict
+from shedkit.server.manager import (
+    MAX_MESSAGE,
+    Connection,
+    Manager,
+    ServerError,
+    TableRuntime,
+    agents_for,
+    default_agent,
+)
+from shedkit.server.serialize import SERIALIZERS, Json, serialize_view
+from shedkit.server.storage import DEFAULT_URL, Storage
+
+__all__ = ["create_app"]
+
+STATIC: Final = Path(__file__).parent / "static"
+GAME_TITLES: Final = {"doudizhu": "Dou Di Zhu", "president": "President", "dominoes": "Dominoes"}
+
+
+class CreateTable(BaseModel):
+    """Body of ``POST /api/tables``."""
+
+    game: str
+    preset: str = "standard"
+    options: dict[str, bool | int | str | None] = Field(default_factory=dict)
+    bots: int = 0
+    bot: str | None = None
+    deals: int | None = 5
+    target: int | None = None
+    seed: int | None = None
+
+
+class JoinSeat(BaseModel):
+    """Body of ``POST /api/tables/{id}/join``."""
+
+    seat: int
+    name: str
+
+
+class LeaveSeat(BaseModel):
+    """Body of ``POST /api/tables/{id}/leave``."""
+
+    token: str
+
+
+def _option_fields(options: Any) -> list[Json]:
+    """Each option of a game's options dataclass with its kind and choices."""
+    hints = typing.get_type_hints(type(options))
+    out = []
+    for f in dataclasses.fields(options):
+        hint = hints[f.name]
+        field: Json = {"name": f.name, "kind": "text"}
+        if hint is bool:
+            field["kind"] = "bool"
+        elif hint is int:
+            field["kind"] = "int"
+        elif typing.get_origin(hint) is typing.Literal:
+            field["kind"] = "choice"
+            field["choices"] = list(typing.get_args(hint))
+        out.append(field)
+    return out
+
+
+def games_catalogue() -> list[Json]:
+    """The games the server can host, their presets with every option's value, and the bots."""
+    out = []
+    for name in sorted(SERIALIZERS):
+        if name not in shedkit.GAMES:
+            continue
+        game = shedkit.make(name)
+        presets = {}
+        module = importlib.import_module(shedkit.GAMES[name].__module__)
+        for preset in getattr(module, "PRESETS", {"standard": {}}):
+            presets[preset] = options_to_dict(shedkit.make(name, preset=preset).options)
+        out.append(
+            {
+                "name": name,
+                "title": GAME_TITLES.get(name, name),
+                "presets": presets,
+                "options": _option_fields(game.options),
+                "agents": agents_for(name),
+                "default_agent": default_agent(name),
+            }
+        )
+    return out
+
+
+def replay_steps(record: Json) -> Json:
+    """A finished deal step by step: who moved what, and every hand after each move."""
+    state = shedkit.replay(record, steps=0)
+    game_name = record["game"]
+    game = state.game
+
+    def snapshot(move: str | None, seat: int | None) -> Json:
+        views = [serialize_view(game_name, state.view(s)) for s in range(state.num_players)]
+        return {
+            "move": move,
+            "seat": seat,
+            "hands": [v["hand"] for v in views],
+            "public": serialize_view(game_name, state.view(None)),
+        }
+
+    steps = [snapshot(None, None)]
+    for text in record["moves"]:
+        seat = state.current_player
+        state.apply(game.parse_move(text, state))
+        steps.append(snapshot(text, seat))
+    return {"record": record, "steps": steps}
+
+
+def create_app(
+    db_url: str = DEFAULT_URL, bot_delay: float = 0.6, away_after: float = 20.0
+) -> FastAPI:
+    """The server app on the database ``db_url``; bots wait ``bot_delay`` s before a move."""
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        storage = Storage(db_url)
+        manager = Manager(storage, bot_delay=bot_delay, away_after=away_after)
+        manager.load()
+        app.state.manager = manager
+        manager.start()
+        try:
+            yield
+        finally:
+            await manager.stop()
+            storage.close()
+
+    app = FastAPI(title="shedkit", lifespan=lifespan)
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    def manager_of(request: Request) -> Manager:
+        manager: Manager = request.app.state.manager
+        return manager
+
+    @app.exception_handler(ServerError)
+    async def server_error(request: Request, exc: ServerError) -> JSONResponse:
+        return JSONResponse(
+            {"error": {"code": exc.code, "message": str(exc)}}, status_code=exc.status
+        )
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:
+        parts = []
+        for e in exc.errors():
+            where = ".".join(str(x) for x in e.get("loc", ()) if x != "body")
+            parts.append(f"{where}: {e.get('msg', 'invalid')}" if where else e.get("msg", ""))
+        message = "; ".join(parts) or "bad request"
+        return JSONResponse({"error": {"code": "bad_request", "message": message}}, 400)
+
+    @app.get("/", include_in_schema=False)
+    async def lobby_page() -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    @app.get("/t/{table_id}", include_in_schema=False)
+    async def table_page(table_id: str) -> FileResponse:
+        return FileResponse(STATIC / "table.html")
+
+    @app.get("/replay/{table_id}/{number}", include_in_schema=False)
+    async def replay_page(table_id: str, number: int) -> FileResponse:
+        return FileResponse(STATIC / "replay.html")
+
+    @app.get("/api/games")
+    async def games() -> list[Json]:
+        """Games, presets with every option value, and the bots that play each."""
+        return games_catalogue()
+
+    @app.get("/api/tables")
+    async def list_tables(request: Request) -> list[Json]:
+        """Tables, newest first (the lobby shows those with open seats)."""
+        tables = sorted(manager_of(request).tables.values(), key=lambda t: -t.created)
+        return [t.summary() for t in tables[:200]]
+
+    @app.post("/api/tables", status_code=201)
+    async def create_table(request: Request, body: CreateTable) -> Json:
+        """Create a table; its last ``bots`` seats are bots."""
+        table = manager_of(request).create(
+            body.game,
+            preset=body.preset,
+            options=dict(body.options),
+            bots=body.bots,
+            bot=body.bot,
+            deals=body.deals,
+            target=body.target,
+            seed=body.seed,
+        )
+        return {**table.public(), "invite": f"/t/{table.id}"}
+
+    @app.get("/api/tables/{table_id}")
+    async def get_table(request: Request, table_id: str) -> Json:
+        """A table's public state (no hand of any seat)."""
+        return manager_of(request).table(table_id).public()
+
+    @app.post("/api/tables/{table_id}/join")
+    async def join_table(request: Request, table_id: str, body: JoinSeat) -> Json:
+        """Take a seat; the token returned authorises that seat's moves."""
+        token = manager_of(request).join(table_id, body.seat, body.name)
+        return {"seat": body.seat, "token": token}
+
+    @app.post("/api/tables/{table_id}/leave")
+    async def leave_table(request: Request, table_id: str, body: LeaveSeat) -> Json:
+        """Give up a seat; its bot plays on."""
+        seat = manager_of(request).leave(table_id, body.token)
+        return {"seat": seat}
+
+    @app.get("/api/tables/{table_id}/deals")
+    async def table_deals(request: Request, table_id: str) -> list[Json]:
+        """The finished deals of a table."""
+        return manager_of(request).table(table_id).summaries
+
+    @app.get("/api/tables/{table_id}/deals/{number}")
+    async def deal_replay(request: Request, table_id: str, number: int) -> Json:
+        """A finished deal's record and every step of it with all hands."""
+        manager = manager_of(request)
+        record = await asyncio.to_thread(manager.storage.get_deal, table_id, number)
+        if record is None:
+            raise ServerError("not_found", f"no finished deal {number} at table {table_id!r}", 404)
+        return replay_steps(record)
+
+    @app.get("/api/stats")
+    async def stats(request: Request) -> Json:
+        """Counters for monitoring and the load benchmark."""
+        manager = manager_of(request)
+        return {
+            "tables": len(manager.tables),
+            "moves": manager.moves,
+            "errors": manager.errors,
+            "connections": sum(len(t.connections) for t in manager.tables.values()),
+        }
+
+    @app.websocket("/ws/{table_id}")
+    async def play(websocket: WebSocket, table_id: str) -> None:
+        await websocket.accept()
+        manager: Manager = websocket.app.state.manager
+        table = manager.tables.get(table_id)
+        if table is None:
+            await websocket.send_text(_error("not_found", f"no table {table_id!r}"))
+            await websocket.close(code=4404)
+            return
+        conn = Connection(websocket, table_id)
+        writer = asyncio.create_task(_writer(websocket, conn))
+        manager.connect(table, conn)
+        try:
+            while not conn.closed:
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                raw = message.get("text")
+                if raw is None:
+                    data = message.get("bytes") or b""
+                    raw = data.decode("utf-8", "replace")
+                _handle(manager, table, conn, raw)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            manager.disconnect(table, conn)
+            writer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await writer
+
+    return app
+
+
+async def _writer(websocket: WebSocket, conn: Connection) -> None:
+    """Send a connection's queued messages in order; close it when it fell too far behind."""
+    try:
+        while True:
+            message = await conn.outbox.get()
+            await websocket.send_text(message)
+            if conn.closed and conn.outbox.empty():
+                await websocket.close(code=4408)
+                return
+    except (WebSocketDisconnect, RuntimeError):
+        conn.closed = True
+
+
+def _error(code: str, message: str, ref: Any = None) -> str:
+    out: Json = {"type": "error", "code": code, "message": message}
+    if ref is not None:
+        out["ref"] = ref
+    return json.dumps(out)
+
+
+def _handle(manager: Manager, table: TableRuntime, conn: Connection, raw: str) -> None:
+    """Validate and carry out one client message; answer any problem with an error."""
+    if not conn.allow():
+        manager.errors += 1
+        if not conn.flood_warned:
+            conn.flood_warned = True
+            conn.post(_error("rate_limited", "too many messages; slow down"))
+        return
+    if len(raw) > MAX_MESSAGE:
+        manager.errors += 1
+        conn.post(_error("too_large", f"messages are at most {MAX_MESSAGE} characters"))
+        return
+    try:
+        message = json.loads(raw)
+    except ValueError:
+        manager.errors += 1
+        conn.post(_error("bad_json", "the message is not JSON"))
+        return
+    if not isinstance(message, dict):
+        manager.errors += 1
+        conn.post(_error("bad_message", "a message is a JSON object with a 'type'"))
+        return
+    kind = message.get("type")
+    ref = message.get("id") if isinstance(message.get("id"), (int, str)) else None
+    try:
+        if kind == "hello":
+            manager.hello(table, conn, message.get("token"))
+        elif kind == "move":
+            manager.move(table, conn.seat, message.get("move"))
+        elif kind == "chat":
+            manager.chat(table, conn, message.get("text"))
+        elif kind == "next":
+            _seated(conn)
+            manager.next_deal(table)
+        elif kind == "start":
+            _seated(conn)
+            manager.fill_with_bots(table)
+        elif kind == "leave":
+            seat = _seated(conn)
+            manager.leave_seat(table, seat)
+            manager.send_state(table, conn)
+        elif kind == "sync":
+            manager.send_state(table, conn)
+        elif kind == "ping":
+            conn.post(json.dumps({"type": "pong", "ref": ref}))
+        else:
+            raise ServerError(
+                "unknown_type",
+                f"unknown message type {kind!r}; "
+                "valid: hello, move, chat, next, start, leave, sync, ping",
+            )
+    except ServerError as err:
+        manager.errors += 1
+        conn.post(_error(err.code, str(err), ref))
+    except ShedkitError as err:
+        manager.errors += 1
+        conn.post(_error("bad_request", str(err), ref))
+
+
+def _seated(conn: Connection) -> int:
+    if conn.seat is None:
+        raise ServerError("not_seated", "take a seat first")
+    return conn.seat

@@ -1,0 +1,673 @@
+"""Tables: seats, a match of deals, bots, connections; the server's authority over play.
+
+The manager uses the game contract only (``make``, ``new_deal`` through a
+:class:`~shedkit.core.match.Match`, ``legal_moves``, ``apply``, ``view``,
+``record``, ``replay``, ``parse_move``) and the agents registry. A table is
+rebuilt after a restart from its stored finished deals and the record of the
+deal in progress, replayed move by move.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+import logging
+import secrets
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any, Final, Protocol
+
+import shedkit
+from shedkit.agents import AGENTS, Agent, make_agent
+from shedkit.core.errors import IllegalMoveError, InvalidMoveError, OptionError, ShedkitError
+from shedkit.core.match import Match
+from shedkit.core.options import options_to_dict
+from shedkit.core.rng import derive_seed
+from shedkit.server.serialize import SERIALIZERS, Json, serialize_view
+from shedkit.server.storage import Storage
+
+__all__ = [
+    "MAX_MESSAGE",
+    "Connection",
+    "Manager",
+    "SeatInfo",
+    "ServerError",
+    "TableRuntime",
+    "agents_for",
+    "default_agent",
+]
+
+log = logging.getLogger("shedkit.server")
+
+#: Largest client message accepted, in characters.
+MAX_MESSAGE: Final = 4096
+MAX_NAME: Final = 24
+MAX_CHAT: Final = 300
+CHAT_KEPT: Final = 50
+# A connection may send this many messages at once, refilled at RATE per second.
+BURST: Final = 30
+RATE: Final = 10.0
+# Messages waiting for a slow client beyond this close its connection (it reconnects, resyncs).
+OUTBOX: Final = 256
+
+
+class ServerError(ShedkitError):
+    """A request the server refuses; ``code`` is a stable word for clients and tests."""
+
+    def __init__(self, code: str, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.code = code
+        self.status = status
+
+
+def _hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def agents_for(game_name: str) -> list[str]:
+    """Names of the registered agents that play ``game_name``."""
+    return sorted(n for n, by_game in AGENTS.items() if game_name in by_game or "*" in by_game)
+
+
+def default_agent(game_name: str) -> str:
+    """``greedy`` where it plays the game, else ``random``."""
+    return "greedy" if "greedy" in agents_for(game_name) else "random"
+
+
+class Sender(Protocol):
+    """What the manager needs of a WebSocket: send one JSON text."""
+
+    async def send_text(self, data: str) -> None:
+        """Send one text message."""
+        ...
+
+
+@dataclass
+class Connection:
+    """One WebSocket: the seat it speaks for (``None``: a spectator) and its outbox."""
+
+    sender: Sender
+    table_id: str
+    seat: int | None = None
+    outbox: asyncio.Queue[str] = field(default_factory=lambda: asyncio.Queue(OUTBOX))
+    tokens: float = float(BURST)
+    refilled: float = field(default_factory=time.monotonic)
+    flood_warned: bool = False
+    closed: bool = False
+
+    def allow(self) -> bool:
+        """Token bucket: True if this message is within the rate limit."""
+        now = time.monotonic()
+        self.tokens = min(float(BURST), self.tokens + (now - self.refilled) * RATE)
+        self.refilled = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            self.flood_warned = False
+            return True
+        return False
+
+    def post(self, message: str) -> None:
+        """Queue a message; a client too slow to take it is dropped (it will resync)."""
+        if self.closed:
+            return
+        try:
+            self.outbox.put_nowait(message)
+        except asyncio.QueueFull:
+            self.closed = True
+
+
+@dataclass
+class SeatInfo:
+    """A seat: the human holding it (name and token hash), or none; the bot that stands in."""
+
+    bot: str
+    human: bool = True
+    name: str | None = None
+    token_hash: str | None = None
+    away: bool = False
+    connections: int = 0
+
+    @property
+    def bot_plays(self) -> bool:
+        """True when the bot moves for this seat: nobody holds it, or its player is away."""
+        return self.token_hash is None or self.away
+
+    def to_data(self) -> Json:
+        """The stored form (the token only as a hash)."""
+        return {
+            "bot": self.bot,
+            "human": self.human,
+            "name": self.name,
+            "token_hash": self.token_hash,
+        }
+
+    def public(self) -> Json:
+        """What every client sees of the seat."""
+        return {
+            "name": self.name,
+            "bot": self.bot,
+            "human_seat": self.human,
+            "taken": self.token_hash is not None,
+            "away": self.away,
+            "connected": self.connections > 0,
+            "bot_plays": self.bot_plays,
+        }
+
+
+@dataclass
+class TableRuntime:
+    """A table in memory: settings, seats, the match and the deal in progress."""
+
+    id: str
+    game_name: str
+    preset: str
+    options: dict[str, Any]
+    seed: int
+    deals: int | None
+    target: int | None
+    seats: list[SeatInfo]
+    created: float
+    status: str = "waiting"  # waiting, playing, scored, finished
+    match_no: int = 0
+    deal_counter: int = 0
+    game: Any = None
+    match: Match = field(init=False)
+    state: Any = None
+    agents: dict[int, Agent] = field(default_factory=dict)
+    summaries: list[Json] = field(default_factory=list)
+    chat: deque[Json] = field(default_factory=lambda: deque(maxlen=CHAT_KEPT))
+    connections: list[Connection] = field(default_factory=list)
+    bot_task: asyncio.Task[None] | None = None
+    away_timers: dict[int, asyncio.TimerHandle] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.game = shedkit.make(self.game_name, preset=self.preset, **self.options)
+        self.new_match()
+
+    def new_match(self) -> None:
+        """A fresh match (totals at zero) seeded from the table seed and the match number."""
+        seed = derive_seed(self.seed, "match", self.match_no)
+        self.match = Match(self.game, seed=seed, deals=self.deals, target=self.target)
+        self.agents = {}
+
+    def agent(self, seat: int) -> Agent:
+        """The bot of ``seat`` for this match, made on first use with its own seed."""
+        agent = self.agents.get(seat)
+        name = self.seats[seat].bot
+        if agent is None or agent.name != name:
+            agent = make_agent(name, self.game, derive_seed(self.seed, "bot", self.match_no, seat))
+            self.agents[seat] = agent
+        return agent
+
+    @property
+    def humans(self) -> int:
+        """Seats held by a human."""
+        return sum(1 for s in self.seats if s.token_hash is not None)
+
+    def ready(self) -> bool:
+        """True when every seat is held by a human or given to a bot."""
+        return all(s.token_hash is not None or not s.human for s in self.seats)
+
+    def to_data(self) -> Json:
+        """The stored form: settings, seats, chat and the record of the deal in progress."""
+        return {
+            "game": self.game_name,
+            "preset": self.preset,
+            "options": self.options,
+            "seed": self.seed,
+            "deals": self.deals,
+            "target": self.target,
+            "seats": [s.to_data() for s in self.seats],
+            "created": self.created,
+            "status": self.status,
+            "match_no": self.match_no,
+            "deal_counter": self.deal_counter,
+            "current": None if self.state is None else self.state.record(),
+            "chat": list(self.chat),
+        }
+
+    def summary(self) -> Json:
+        """The lobby's line for this table."""
+        return {
+            "id": self.id,
+            "game": self.game_name,
+            "preset": self.preset,
+            "players": self.game.num_players,
+            "status": self.status,
+            "open_seats": [i for i, s in enumerate(self.seats) if s.token_hash is None],
+            "seats": [s.public() for s in self.seats],
+            "deals": self.deals,
+            "created": self.created,
+        }
+
+    def public(self) -> Json:
+        """Everything about the table that is not a seat's view."""
+        return {
+            **self.summary(),
+            "options": options_to_dict(self.game.options),
+            "target": self.target,
+            "totals": list(self.match.totals),
+            "deals_played": self.match.deals_played,
+            "deal_number": self.deal_counter,
+            "match_no": self.match_no,
+            "match_over": self.match.is_over,
+            "history": self.summaries[-30:],
+        }
+
+
+class Manager:
+    """Every table of the server, its storage and its bots."""
+
+    def __init__(self, storage: Storage, bot_delay: float = 0.6, away_after: float = 20.0) -> None:
+        self.storage = storage
+        self.bot_delay = bot_delay
+        self.away_after = away_after
+        self.tables: dict[str, TableRuntime] = {}
+        self.moves = 0
+        self.errors = 0
+
+    # -- start-up and shutdown ---------------------------------------------------------
+
+    def load(self) -> None:
+        """Rebuild every stored table: replay its finished deals, then the deal in progress."""
+        for table_id, data in self.storage.load_tables():
+            try:
+                table = self._restore(table_id, data)
+            except (ShedkitError, KeyError, TypeError) as err:
+                log.error("table %s cannot be restored: %s", table_id, err)
+                continue
+            self.tables[table_id] = table
+
+    def _restore(self, table_id: str, data: Json) -> TableRuntime:
+        seats = [
+            SeatInfo(bot=s["bot"], human=s["human"], name=s["name"], token_hash=s["token_hash"])
+            for s in data["seats"]
+        ]
+        table = TableRuntime(
+            id=table_id,
+            game_name=data["game"],
+            preset=data["preset"],
+            options=dict(data["options"]),
+            seed=data["seed"],
+            deals=data["deals"],
+            target=data["target"],
+            seats=seats,
+            created=data["created"],
+            status=data["status"],
+            match_no=data["match_no"],
+            deal_counter=data["deal_counter"],
+        )
+        table.chat.extend(data.get("chat", []))
+        for deal in self.storage.load_deals(table_id):
+            state = shedkit.replay(deal["record"])
+            table.summaries.append(self._summary_line(deal["number"], deal["match"], state))
+            if deal["match"] == table.match_no:
+                # The same deal attempts in the same order give the same seeds and totals.
+                table.match.attempts += 1
+                table.match.finish_deal(state)
+        current = data.get("current")
+        if current is not None:
+            table.match.attempts += 1
+            table.state = shedkit.replay(current)
+        return table
+
+    def start(self) -> None:
+        """Set the bots of every loaded table going (inside the running event loop)."""
+        for table in self.tables.values():
+            self._kick(table)
+
+    async def stop(self) -> None:
+        """Stop the bots and commit every table."""
+        for table in self.tables.values():
+            task = table.bot_task
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+            for timer in table.away_timers.values():
+                timer.cancel()
+        self.storage.flush()
+
+    # -- lobby actions ---------------------------------------------------------------
+
+    def table(self, table_id: str) -> TableRuntime:
+        """The table ``table_id``, or a ``not_found`` error."""
+        table = self.tables.get(table_id)
+        if table is None:
+            raise ServerError("not_found", f"no table {table_id!r}", 404)
+        return table
+
+    def create(
+        self,
+        game: str,
+        preset: str = "standard",
+        options: dict[str, Any] | None = None,
+        bots: int = 0,
+        bot: str | None = None,
+        deals: int | None = 5,
+        target: int | None = None,
+        seed: int | None = None,
+    ) -> TableRuntime:
+        """A new table; the last ``bots`` seats are given to bots from the start."""
+        if game not in SERIALIZERS:
+            raise ServerError(
+                "bad_game", f"unknown game {game!r}; valid games: {', '.join(sorted(SERIALIZERS))}"
+            )
+        options = dict(options or {})
+        try:
+            made = shedkit.make(game, preset=preset, **options)
+        except (OptionError, TypeError) as err:
+            raise ServerError("bad_option", str(err)) from err
+        bot = bot or default_agent(game)
+        if bot not in agents_for(game):
+            raise ServerError(
+                "bad_bot",
+                f"agent {bot!r} does not play {game}; valid: {', '.join(agents_for(game))}",
+            )
+        n = made.num_players
+        if not 0 <= bots <= n:
+            raise ServerError("bad_bots", f"bots must be 0…{n}, not {bots}")
+        if deals is not None and not 1 <= deals <= 1000:
+            raise ServerError("bad_deals", f"deals must be 1…1000 or none, not {deals}")
+        if target is not None and not 1 <= target <= 1_000_000:
+            raise ServerError("bad_target", f"target must be 1…1000000 or none, not {target}")
+        table_id = secrets.token_urlsafe(6)
+        table = TableRuntime(
+            id=table_id,
+            game_name=game,
+            preset=preset,
+            options=options,
+            seed=seed if seed is not None else secrets.randbits(62),
+            deals=deals,
+            target=target,
+            seats=[SeatInfo(bot=bot, human=i < n - bots) for i in range(n)],
+            created=time.time(),
+        )
+        self.tables[table_id] = table
+        if table.ready():
+            self._start_deal(table)
+        self._save(table)
+        self._kick(table)
+        return table
+
+    def join(self, table_id: str, seat: int, name: str) -> str:
+        """Take ``seat`` (open, or played by a bot) under ``name``; return the seat token."""
+        table = self.table(table_id)
+        if not isinstance(seat, int) or not 0 <= seat < len(table.seats):
+            raise ServerError("bad_seat", f"seat must be 0…{len(table.seats) - 1}, not {seat!r}")
+        name = _clean_name(name)
+        info = table.seats[seat]
+        if info.token_hash is not None:
+            raise ServerError("seat_taken", f"seat {seat} is taken by {info.name}", 409)
+        token = secrets.token_urlsafe(18)
+        info.name, info.token_hash, info.away, info.human = name, _hash(token), False, True
+        if table.status == "waiting" and table.ready():
+            self._start_deal(table)
+        self._changed(table)
+        return token
+
+    def leave(self, table_id: str, token: str) -> int:
+        """Give up the seat ``token`` holds; its bot plays on and anyone may take it."""
+        table = self.table(table_id)
+        seat = self.seat_of(table, token)
+        self.leave_seat(table, seat)
+        return seat
+
+    def leave_seat(self, table: TableRuntime, seat: int) -> None:
+        """Free ``seat``: its connections become spectators, its bot plays."""
+        info = table.seats[seat]
+        info.name, info.token_hash, info.away = None, None, False
+        for conn in table.connections:
+            if conn.seat == seat:
+                conn.seat = None
+        timer = table.away_timers.pop(seat, None)
+        if timer is not None:
+            timer.cancel()
+        info.connections = 0
+        self._changed(table)
+
+    def seat_of(self, table: TableRuntime, token: Any) -> int:
+        """The seat whose token is ``token``, or a ``bad_token`` error."""
+        if isinstance(token, str) and token:
+            digest = _hash(token)
+            for i, s in enumerate(table.seats):
+                if s.token_hash is not None and secrets.compare_digest(s.token_hash, digest):
+                    return i
+        raise ServerError("bad_token", "this seat token is not valid at this table", 403)
+
+    def fill_with_bots(self, table: TableRuntime) -> None:
+        """Give every open seat to its bot and start the deal (``start`` in the table page)."""
+        if table.status != "waiting":
+            raise ServerError("bad_state", "the match has already started")
+        for s in table.seats:
+            if s.token_hash is None:
+                s.human = False
+        self._start_deal(table)
+        self._changed(table)
+
+    def next_deal(self, table: TableRuntime) -> None:
+        """Deal the next hand after the score screen, or a rematch once the match is over."""
+        if table.status == "scored":
+            self._start_deal(table)
+        elif table.status == "finished":
+            table.match_no += 1
+            table.new_match()
+            self._start_deal(table)
+        else:
+            raise ServerError("bad_state", "the deal in progress is not over")
+        self._changed(table)
+
+    # -- play ------------------------------------------------------------------------
+
+    def move(self, table: TableRuntime, seat: int | None, text: Any) -> None:
+        """Play the move written ``text`` for ``seat``; errors leave the state unchanged."""
+        if seat is None:
+            raise ServerError("not_seated", "spectators cannot move; take a seat first")
+        state = table.state
+        if state is None or table.status != "playing":
+            raise ServerError("no_deal", "there is no deal in progress")
+        if not isinstance(text, str) or not text.strip():
+            raise ServerError("bad_message", "a move message needs 'move': the move's notation")
+        if state.current_player != seat:
+            raise ServerError(
+                "not_your_turn", f"it is seat {state.current_player}'s turn, not yours"
+            )
+        try:
+            move = table.game.parse_move(text, state)
+            state.apply(move, seat)
+        except InvalidMoveError as err:
+            raise ServerError("invalid_move", str(err)) from err
+        except IllegalMoveError as err:
+            raise ServerError("illegal_move", str(err)) from err
+        if table.seats[seat].away:
+            table.seats[seat].away = False
+        self._moved(table)
+
+    def _moved(self, table: TableRuntime) -> None:
+        self.moves += 1
+        state = table.state
+        if state.is_over:
+            table.match.finish_deal(state)
+            record = state.record()
+            self.storage.add_deal(
+                table.id, table.deal_counter, table.match_no, table.game_name, record
+            )
+            table.summaries.append(self._summary_line(table.deal_counter, table.match_no, state))
+            table.status = "finished" if table.match.is_over else "scored"
+        self._changed(table)
+
+    def _start_deal(self, table: TableRuntime) -> None:
+        table.state = table.match.next_deal()
+        table.deal_counter += 1
+        table.status = "playing"
+
+    @staticmethod
+    def _summary_line(number: int, match_no: int, state: Any) -> Json:
+        return {
+            "number": number,
+            "match": match_no,
+            "returns": list(state.returns()),
+            "thrown_in": bool(getattr(state, "thrown_in", False)),
+            "moves": len(state.record()["moves"]),
+        }
+
+    # -- bots ------------------------------------------------------------------------
+
+    def _kick(self, table: TableRuntime) -> None:
+        """Make sure a bot runner is going if a bot is to move (or deal) at this table."""
+        task = table.bot_task
+        if task is not None and not task.done():
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return  # not serving yet; start() kicks every table
+        table.bot_task = loop.create_task(self._bots(table))
+
+    async def _bots(self, table: TableRuntime) -> None:
+        while True:
+            state = table.state
+            if table.status == "scored" and table.humans == 0:
+                # Bot-only tables deal on by themselves; people press "next deal".
+                await asyncio.sleep(self.bot_delay)
+                if table.status == "scored" and table.humans == 0:
+                    self._start_deal(table)
+                    self._changed(table)
+                continue
+            if state is None or table.status != "playing":
+                return
+            seat = state.current_player
+            if seat is None or not table.seats[seat].bot_plays:
+                return
+            await asyncio.sleep(self.bot_delay)
+            if table.state is not state or state.current_player != seat:
+                continue
+            if not table.seats[seat].bot_plays:
+                continue
+            try:
+                move = table.agent(seat).act(state.view(seat))
+                state.apply(move, seat)
+            except Exception:
+                # A faulty bot must not stop the table: play its first legal move instead.
+                log.exception("bot %s failed at table %s", table.seats[seat].bot, table.id)
+                state.apply(state.legal_moves()[0], seat)
+            self._moved(table)
+
+    # -- connections -------------------------------------------------------------------
+
+    def connect(self, table: TableRuntime, conn: Connection) -> None:
+        """Register a connection (a spectator until it says hello with a token)."""
+        table.connections.append(conn)
+        self.send_state(table, conn)
+        for line in table.chat:
+            conn.post(_dumps({"type": "chat", **line}))
+
+    def hello(self, table: TableRuntime, conn: Connection, token: Any) -> None:
+        """Bind the connection to the seat ``token`` holds; a player back from away resumes."""
+        if token is None:
+            self._unbind(table, conn)
+            self.send_state(table, conn)
+            return
+        seat = self.seat_of(table, token)
+        if conn.seat != seat:
+            self._unbind(table, conn)
+            conn.seat = seat
+            info = table.seats[seat]
+            info.connections += 1
+            info.away = False
+            timer = table.away_timers.pop(seat, None)
+            if timer is not None:
+                timer.cancel()
+        self._changed(table, save=False)
+
+    def disconnect(self, table: TableRuntime, conn: Connection) -> None:
+        """Forget a connection; a seat left with none is played by its bot after a while."""
+        conn.closed = True
+        if conn in table.connections:
+            table.connections.remove(conn)
+        self._unbind(table, conn)
+        self._changed(table, save=False)
+
+    def _unbind(self, table: TableRuntime, conn: Connection) -> None:
+        seat = conn.seat
+        if seat is None:
+            return
+        conn.seat = None
+        info = table.seats[seat]
+        info.connections = max(0, info.connections - 1)
+        if info.connections == 0 and info.token_hash is not None:
+            loop = asyncio.get_running_loop()
+            old = table.away_timers.pop(seat, None)
+            if old is not None:
+                old.cancel()
+            table.away_timers[seat] = loop.call_later(self.away_after, self._set_away, table, seat)
+
+    def _set_away(self, table: TableRuntime, seat: int) -> None:
+        table.away_timers.pop(seat, None)
+        info = table.seats[seat]
+        if info.connections == 0 and info.token_hash is not None:
+            info.away = True
+            self._changed(table, save=False)
+
+    def chat(self, table: TableRuntime, conn: Connection, text: Any) -> None:
+        """Post a chat line under the seat's name (spectators may not chat)."""
+        if conn.seat is None:
+            raise ServerError("not_seated", "take a seat to chat")
+        if not isinstance(text, str) or not text.strip():
+            raise ServerError("bad_message", "a chat message needs 'text'")
+        if len(text) > MAX_CHAT:
+            raise ServerError("too_long", f"chat lines are at most {MAX_CHAT} characters")
+        line = {
+            "seat": conn.seat,
+            "name": table.seats[conn.seat].name,
+            "text": text.strip(),
+            "at": time.time(),
+        }
+        table.chat.append(line)
+        message = _dumps({"type": "chat", **line})
+        for other in table.connections:
+            other.post(message)
+        self._save(table)
+
+    # -- sending ---------------------------------------------------------------------
+
+    def state_message(self, table: TableRuntime, seat: int | None) -> str:
+        """The ``state`` message for ``seat``: the table and that seat's view only."""
+        view = None
+        if table.state is not None:
+            view = serialize_view(table.game_name, table.state.view(seat))
+        return _dumps({"type": "state", "you": seat, "table": table.public(), "view": view})
+
+    def send_state(self, table: TableRuntime, conn: Connection) -> None:
+        """Queue the current state for one connection."""
+        conn.post(self.state_message(table, conn.seat))
+
+    def _changed(self, table: TableRuntime, save: bool = True) -> None:
+        if save:
+            self._save(table)
+        by_seat: dict[int | None, str] = {}
+        for conn in table.connections:
+            message = by_seat.get(conn.seat)
+            if message is None:
+                message = by_seat[conn.seat] = self.state_message(table, conn.seat)
+            conn.post(message)
+        self._kick(table)
+
+    def _save(self, table: TableRuntime) -> None:
+        self.storage.save_table(table.id, table.game_name, table.to_data())
+
+
+def _clean_name(name: Any) -> str:
+    if not isinstance(name, str):
+        raise ServerError("bad_name", "a display name is text")
+    clean = " ".join(name.split())
+    if not 1 <= len(clean) <= MAX_NAME:
+        raise ServerError("bad_name", f"a display name has 1…{MAX_NAME} characters")
+    return clean
+
+
+def _dumps(obj: Json) -> str:
+    return json.dumps(obj, separators=(",", ":"))

@@ -1,0 +1,36 @@
+"""Running the server under uvicorn (``shedkit serve``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import uvicorn
+
+from shedkit.server.app import create_app
+from shedkit.server.storage import DEFAULT_URL
+
+__all__ = ["WS_MAX_SIZE", "serve"]
+
+#: WebSocket frames above this size close the connection; the app answers anything over
+#: its own 4 KiB limit with an error, so this only stops abuse at the protocol level.
+WS_MAX_SIZE = 64 * 1024
+
+
+def serve(
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    db: str | None = None,
+    bot_delay: float = 0.6,
+    out: Any = None,
+) -> int:
+    """Serve until interrupted; return the exit status."""
+    url = db or DEFAULT_URL
+    app = create_app(url, bot_delay=bot_delay)
+    shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
+    message = f"shedkit: open http://{shown}:{port}/ in a browser (database {url}); Ctrl-C stops"
+    if out is not None:
+        out.print(message, markup=False)
+    else:
+        print(message)
+    uvicorn.run(app, host=host, port=port, ws_max_size=WS_MAX_SIZE, log_level="warning")
+    return 0

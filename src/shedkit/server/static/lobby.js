@@ -1,0 +1,128 @@
+// The lobby: open tables (join a seat or watch) and the form that creates a table.
+"use strict";
+(function () {
+  const h = SK.h;
+  const $ = (id) => document.getElementById(id);
+  let games = [];
+
+  const nameInput = $("name");
+  nameInput.value = SK.getName();
+  nameInput.addEventListener("change", () => SK.setName(nameInput.value.trim()));
+
+  function needName() {
+    const name = nameInput.value.trim();
+    if (!name) {
+      nameInput.focus();
+      nameInput.classList.add("missing");
+      throw new Error("Enter a display name first.");
+    }
+    SK.setName(name);
+    return name;
+  }
+
+  async function loadTables() {
+    const list = $("tables");
+    let tables;
+    try { tables = await SK.api("GET", "/api/tables"); }
+    catch (e) { list.replaceChildren(h("p.error", {}, e.message)); return; }
+    const open = tables.filter((t) => t.status !== "finished");
+    if (!open.length) { list.replaceChildren(h("p.hint", {}, "No tables yet: create one below.")); return; }
+    list.replaceChildren(h("ul.tables", {}, open.map((t) => h("li.table-row", { dataset: { table: t.id } },
+      h("b", {}, (SK.renderers[t.game] || { title: t.game }).title), ` · ${t.preset} · ${t.players} players · ${t.status} `,
+      h("span.seats", {}, t.seats.map((s, i) => s.taken
+        ? h("span.seat-tag", {}, s.name)
+        : h("button.small.join", { type: "button", onclick: () => joinSeat(t.id, i) }, `Sit at seat ${i + 1}` + (s.human_seat ? "" : " (bot)")))),
+      h("a.watch", { href: `/t/${t.id}` }, "Watch")))));
+  }
+
+  async function joinSeat(tableId, seat) {
+    try {
+      const name = needName();
+      await SK.join(tableId, seat, name);
+      location.href = `/t/${tableId}`;
+    } catch (e) { alert(e.message); }
+  }
+
+  function gameOf() { return games.find((g) => g.name === $("game").value); }
+
+  function showOptions() {
+    const game = gameOf();
+    const values = game.presets[$("preset").value];
+    $("options").replaceChildren(...game.options.map((o) => {
+      const value = values[o.name];
+      let input;
+      if (o.kind === "bool") input = h("input", { type: "checkbox", checked: !!value });
+      else if (o.kind === "choice") input = h("select", {}, o.choices.map((c) => h("option", { value: JSON.stringify(c), selected: c === value }, String(c))));
+      else if (o.kind === "int") input = h("input", { type: "number", value: value });
+      else input = h("input", { value: value === null ? "" : value });
+      input.dataset.option = o.name;
+      input.dataset.kind = o.kind;
+      input.addEventListener("change", syncBots);
+      return h("label", {}, o.name.replace(/_/g, " ") + " ", input, h("span.default", {}, ` (default ${JSON.stringify(value)})`));
+    }));
+    syncBots();
+  }
+
+  function readOptions() {
+    const game = gameOf();
+    const base = game.presets[$("preset").value];
+    const out = {};
+    for (const input of $("options").querySelectorAll("[data-option]")) {
+      const name = input.dataset.option;
+      let value;
+      if (input.dataset.kind === "bool") value = input.checked;
+      else if (input.dataset.kind === "choice") value = JSON.parse(input.value);
+      else if (input.dataset.kind === "int") value = parseInt(input.value, 10);
+      else value = input.value;
+      if (JSON.stringify(value) !== JSON.stringify(base[name])) out[name] = value;
+    }
+    return out;
+  }
+
+  function players() {
+    const opts = Object.assign({}, gameOf().presets[$("preset").value], readOptions());
+    return opts.players || 3;
+  }
+
+  function syncBots() {
+    $("bots").max = players() - 1;
+  }
+
+  function showGame() {
+    const game = gameOf();
+    $("preset").replaceChildren(...Object.keys(game.presets).map((p) => h("option", { value: p }, p)));
+    $("bot").replaceChildren(...game.agents.map((a) => h("option", { value: a, selected: a === game.default_agent }, a)));
+    showOptions();
+  }
+
+  $("game").addEventListener("change", showGame);
+  $("preset").addEventListener("change", showOptions);
+  $("refresh").addEventListener("click", loadTables);
+
+  $("create").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    $("create-error").textContent = "";
+    try {
+      const name = needName();
+      const body = {
+        game: $("game").value,
+        preset: $("preset").value,
+        options: readOptions(),
+        bots: parseInt($("bots").value, 10) || 0,
+        bot: $("bot").value,
+        deals: parseInt($("deals").value, 10) || null,
+      };
+      const table = await SK.api("POST", "/api/tables", body);
+      await SK.join(table.id, 0, name);
+      location.href = table.invite;
+    } catch (e) { $("create-error").textContent = e.message; }
+  });
+
+  (async function start() {
+    games = await SK.api("GET", "/api/games");
+    $("game").replaceChildren(...games.map((g) => h("option", { value: g.name }, g.title)));
+    showGame();
+    loadTables();
+    setInterval(loadTables, 4000);
+  })();
+})();

@@ -1,0 +1,209 @@
+"""Storage of tables and finished deals (SQLAlchemy: SQLite by default, PostgreSQL by URL).
+
+A table is one row: its settings, seats and the record of the deal in
+progress, enough to rebuild it with :func:`shedkit.replay`. Every finished
+deal is a row holding its record. Writes go through one writer thread that
+coalesces a table's updates (the newest row wins) and commits in batches, so
+a move never waits for the disk; :meth:`Storage.flush` waits until everything
+queued is committed (reads and shutdown call it).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    Column,
+    Engine,
+    Float,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    create_engine,
+    event,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.engine import make_url
+
+__all__ = ["DEFAULT_URL", "Storage"]
+
+log = logging.getLogger("shedkit.server")
+
+#: A SQLite file in the working directory.
+DEFAULT_URL = "sqlite:///shedkit.db"
+
+metadata = MetaData()
+
+tables_t = Table(
+    "shedkit_tables",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("game", String(32), nullable=False),
+    Column("created", Float, nullable=False),
+    Column("updated", Float, nullable=False),
+    Column("data", JSON, nullable=False),
+)
+
+deals_t = Table(
+    "shedkit_deals",
+    metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("number", Integer, primary_key=True),
+    Column("match", Integer, nullable=False),
+    Column("game", String(32), nullable=False),
+    Column("created", Float, nullable=False),
+    Column("record", JSON, nullable=False),
+)
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    # WAL lets the lobby read while the writer commits; NORMAL syncs at checkpoints only.
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.close()
+
+
+class Storage:
+    """Tables and deals in a database named by a SQLAlchemy URL."""
+
+    def __init__(self, url: str = DEFAULT_URL) -> None:
+        self.url = url
+        parsed = make_url(url)
+        if parsed.drivername == "postgresql":
+            # Plain postgresql:// would pick psycopg2; the [server] extra installs psycopg 3.
+            url = parsed.set(drivername="postgresql+psycopg").render_as_string(hide_password=False)
+        connect_args: dict[str, Any] = {}
+        if parsed.drivername.startswith("sqlite"):
+            connect_args["check_same_thread"] = False
+        self.engine: Engine = create_engine(url, connect_args=connect_args)
+        if parsed.drivername.startswith("sqlite"):
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        metadata.create_all(self.engine)
+        self._cond = threading.Condition()
+        self._tables: dict[str, tuple[str, float, dict[str, Any]]] = {}
+        self._deals: list[dict[str, Any]] = []
+        self._busy = False
+        self._closed = False
+        self._thread = threading.Thread(target=self._run, name="shedkit-storage", daemon=True)
+        self._thread.start()
+
+    # -- writes (queued) -----------------------------------------------------------
+
+    def save_table(self, table_id: str, game: str, data: dict[str, Any]) -> None:
+        """Queue the newest row of a table (created or updated)."""
+        with self._cond:
+            self._tables[table_id] = (game, time.time(), data)
+            self._cond.notify_all()
+
+    def add_deal(
+        self, table_id: str, number: int, match: int, game: str, record: dict[str, Any]
+    ) -> None:
+        """Queue a finished deal's record."""
+        row = {
+            "table_id": table_id,
+            "number": number,
+            "match": match,
+            "game": game,
+            "created": time.time(),
+            "record": record,
+        }
+        with self._cond:
+            self._deals.append(row)
+            self._cond.notify_all()
+
+    def flush(self) -> None:
+        """Wait until every queued write is committed."""
+        with self._cond:
+            while self._tables or self._deals or self._busy:
+                self._cond.wait(0.5)
+
+    def close(self) -> None:
+        """Commit what is queued, stop the writer and release the database."""
+        self.flush()
+        with self._cond:
+            self._closed = True
+            self._cond.notify_all()
+        self._thread.join(timeout=10)
+        self.engine.dispose()
+
+    def _run(self) -> None:
+        while True:
+            with self._cond:
+                while not (self._tables or self._deals or self._closed):
+                    self._cond.wait()
+                if self._closed and not (self._tables or self._deals):
+                    return
+                tables, deals = self._tables, self._deals
+                self._tables, self._deals = {}, []
+                self._busy = True
+            try:
+                self._write(tables, deals)
+            except Exception:
+                log.exception("storage write failed; retrying")
+                with self._cond:
+                    for key, value in tables.items():
+                        self._tables.setdefault(key, value)
+                    self._deals[:0] = deals
+                time.sleep(0.5)
+            finally:
+                with self._cond:
+                    self._busy = False
+                    self._cond.notify_all()
+
+    def _write(
+        self, tables: dict[str, tuple[str, float, dict[str, Any]]], deals: list[dict[str, Any]]
+    ) -> None:
+        with self.engine.begin() as conn:
+            if deals:
+                conn.execute(insert(deals_t), deals)
+            for table_id, (game, when, data) in tables.items():
+                done = conn.execute(
+                    update(tables_t)
+                    .where(tables_t.c.id == table_id)
+                    .values(updated=when, data=data)
+                )
+                if done.rowcount == 0:
+                    conn.execute(
+                        insert(tables_t).values(
+                            id=table_id, game=game, created=when, updated=when, data=data
+                        )
+                    )
+
+    # -- reads -----------------------------------------------------------------
+
+    def load_tables(self) -> list[tuple[str, dict[str, Any]]]:
+        """Every stored table as ``(id, data)``, oldest first."""
+        self.flush()
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(tables_t.c.id, tables_t.c.data).order_by(tables_t.c.created))
+            return [(r.id, dict(r.data)) for r in rows]
+
+    def load_deals(self, table_id: str) -> list[dict[str, Any]]:
+        """The finished deals of a table in order: ``number``, ``match`` and ``record``."""
+        self.flush()
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(deals_t.c.number, deals_t.c.match, deals_t.c.record)
+                .where(deals_t.c.table_id == table_id)
+                .order_by(deals_t.c.number)
+            )
+            return [{"number": r.number, "match": r.match, "record": r.record} for r in rows]
+
+    def get_deal(self, table_id: str, number: int) -> dict[str, Any] | None:
+        """The record of a table's deal ``number``, or ``None``."""
+        self.flush()
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(deals_t.c.record).where(
+                    deals_t.c.table_id == table_id, deals_t.c.number == number
+                )
+            ).first()
+            return None if row is None else dict(row.record)

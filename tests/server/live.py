@@ -1,0 +1,166 @@
+"""A real server on a loopback port (uvicorn in a thread) and WebSocket clients for tests."""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import httpx
+import uvicorn
+from websockets.sync.client import ClientConnection, connect
+
+from shedkit.server import create_app
+from shedkit.server.manager import Manager, TableRuntime
+
+Json = dict[str, Any]
+
+
+class LiveServer:
+    """``create_app(db)`` served by uvicorn on 127.0.0.1 until :meth:`stop`."""
+
+    def __init__(self, db: str, bot_delay: float = 0.0, away_after: float = 20.0) -> None:
+        self.app = create_app(db, bot_delay=bot_delay, away_after=away_after)
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.sock.bind(("127.0.0.1", 0))
+        self.port = self.sock.getsockname()[1]
+        config = uvicorn.Config(self.app, log_level="warning", ws_max_size=64 * 1024)
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]})
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not self.server.started:
+            if not self.thread.is_alive() or time.monotonic() > deadline:
+                raise RuntimeError("the test server did not start")
+            time.sleep(0.02)
+        self.http = httpx.Client(base_url=self.url, timeout=20)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def manager(self) -> Manager:
+        manager: Manager = self.app.state.manager
+        return manager
+
+    def table(self, table_id: str) -> TableRuntime:
+        return self.manager.tables[table_id]
+
+    def stop(self) -> None:
+        self.http.close()
+        self.server.should_exit = True
+        self.thread.join(timeout=30)
+        self.sock.close()
+
+    def __enter__(self) -> LiveServer:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def create(self, **body: Any) -> Json:
+        response = self.http.post("/api/tables", json=body)
+        assert response.status_code == 201, response.text
+        data: Json = response.json()
+        return data
+
+    def join(self, table_id: str, seat: int, name: str) -> str:
+        response = self.http.post(f"/api/tables/{table_id}/join", json={"seat": seat, "name": name})
+        assert response.status_code == 200, response.text
+        token: str = response.json()["token"]
+        return token
+
+    def client(self, table_id: str, token: str | None = None) -> Client:
+        return Client(f"ws://127.0.0.1:{self.port}/ws/{table_id}", token)
+
+
+class Client:
+    """A WebSocket client that keeps every message it received."""
+
+    def __init__(self, url: str, token: str | None = None) -> None:
+        self.ws: ClientConnection = connect(url, open_timeout=20, max_size=2**22)
+        self.messages: list[Json] = []
+        self.raw: list[str] = []
+        self.state: Json | None = None
+        self.wait_for(lambda m: m["type"] == "state")
+        if token is not None:
+            self.send({"type": "hello", "token": token})
+            self.wait_for(lambda m: m["type"] == "state" and m["you"] is not None)
+
+    def send(self, message: Json | str) -> None:
+        self.ws.send(message if isinstance(message, str) else json.dumps(message))
+
+    def recv(self, timeout: float = 20.0) -> Json:
+        raw = self.ws.recv(timeout=timeout)
+        assert isinstance(raw, str)
+        self.raw.append(raw)
+        message: Json = json.loads(raw)
+        self.messages.append(message)
+        if message["type"] == "state":
+            self.state = message
+        return message
+
+    def wait_for(self, predicate: Callable[[Json], bool], timeout: float = 20.0) -> Json:
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError("no message matched in time")
+            message = self.recv(timeout=left)
+            if predicate(message):
+                return message
+
+    def drain(self, quiet: float = 0.05) -> None:
+        """Read until nothing arrives for ``quiet`` seconds."""
+        while True:
+            try:
+                self.recv(timeout=quiet)
+            except TimeoutError:
+                return
+
+    def error(self, message: Json | str) -> Json:
+        """Send a message expected to be refused; return the error."""
+        self.send(message)
+        return self.wait_for(lambda m: m["type"] == "error")
+
+    def close(self) -> None:
+        self.ws.close()
+
+
+def play_until(
+    server: LiveServer,
+    table_id: str,
+    clients: list[Client],
+    done: Callable[[TableRuntime], bool],
+    pick: Callable[[Json], str] = lambda view: view["legal"][0]["m"],
+    timeout: float = 60.0,
+) -> int:
+    """Seated clients play ``pick(view)`` on their turn until ``done(table)``; moves sent."""
+    table = server.table(table_id)
+    sent = 0
+    deadline = time.monotonic() + timeout
+    while not done(table):
+        if time.monotonic() > deadline:
+            raise TimeoutError("the deal did not progress")
+        moved = False
+        for client in clients:
+            client.drain(0.0 if moved else 0.01)
+            state = client.state
+            if state is None or state["view"] is None or state["you"] is None:
+                continue
+            view = state["view"]
+            live = table.state
+            # Act only on the newest view: the server's state has this many moves.
+            if live is None or len(view["history"]) != len(live.record()["moves"]):
+                continue
+            if view["current_player"] == state["you"] and view["legal"]:
+                client.send({"type": "move", "move": pick(view)})
+                client.wait_for(lambda m: m["type"] in ("state", "error"))
+                sent += 1
+                moved = True
+    return sent

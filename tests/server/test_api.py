@@ -1,0 +1,161 @@
+"""The lobby's HTTP API (TestClient): every action, and every bad input answered with an error."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+
+def create(client: TestClient, **body: Any) -> dict[str, Any]:
+    response = client.post("/api/tables", json={"game": "doudizhu", **body})
+    assert response.status_code == 201, response.text
+    data: dict[str, Any] = response.json()
+    return data
+
+
+def error_of(response: Any, status: int, code: str) -> str:
+    assert response.status_code == status, response.text
+    err = response.json()["error"]
+    assert err["code"] == code, err
+    message: str = err["message"]
+    assert message
+    return message
+
+
+def test_pages_are_served(client: TestClient) -> None:
+    for path in ("/", "/t/abc", "/replay/abc/1", "/static/table.js", "/static/games.js"):
+        response = client.get(path)
+        assert response.status_code == 200, path
+    assert "New table" in client.get("/").text
+
+
+def test_games_list_presets_with_every_option_and_bots(client: TestClient) -> None:
+    games = {g["name"]: g for g in client.get("/api/games").json()}
+    assert {"doudizhu", "president"} <= set(games)
+    ddz = games["doudizhu"]
+    assert set(ddz["presets"]) == {"standard", "de-wikipedia", "four-player"}
+    names = {o["name"] for o in ddz["options"]}
+    assert names == set(ddz["presets"]["standard"])
+    assert ddz["presets"]["four-player"]["players"] == 4
+    spring = next(o for o in ddz["options"] if o["name"] == "spring")
+    assert spring == {
+        "name": "spring",
+        "kind": "choice",
+        "choices": ["standard", "any_player", "off"],
+    }
+    assert "greedy" in ddz["agents"] and ddz["default_agent"] == "greedy"
+    assert "random" in games["president"]["agents"]
+
+
+def test_create_list_get_join_leave(client: TestClient) -> None:
+    table = create(client, preset="de-wikipedia", options={"pass_is_final": True}, bots=1, deals=3)
+    assert table["status"] == "waiting"
+    assert table["options"]["pass_is_final"] is True
+    assert table["options"]["two_in_chains"] is True  # from the preset
+    assert table["invite"] == f"/t/{table['id']}"
+    assert table["open_seats"] == [0, 1, 2]
+    assert [s["human_seat"] for s in table["seats"]] == [True, True, False]
+    listed = client.get("/api/tables").json()
+    assert [t["id"] for t in listed] == [table["id"]]
+
+    tid = table["id"]
+    first = client.post(f"/api/tables/{tid}/join", json={"seat": 0, "name": "  Ana  "}).json()
+    assert first["seat"] == 0 and len(first["token"]) > 16
+    got = client.get(f"/api/tables/{tid}").json()
+    assert got["seats"][0]["name"] == "Ana" and got["status"] == "waiting"
+    client.post(f"/api/tables/{tid}/join", json={"seat": 1, "name": "Bo"})
+    got = client.get(f"/api/tables/{tid}").json()
+    assert got["status"] == "playing" and got["deal_number"] == 1
+    assert "hand" not in str(got) and "hands" not in str(got)
+
+    left = client.post(f"/api/tables/{tid}/leave", json={"token": first["token"]}).json()
+    assert left == {"seat": 0}
+    got = client.get(f"/api/tables/{tid}").json()
+    assert got["seats"][0]["taken"] is False and got["seats"][0]["bot_plays"] is True
+    again = client.post(f"/api/tables/{tid}/join", json={"seat": 0, "name": "Cy"})
+    assert again.status_code == 200
+    assert client.get(f"/api/tables/{tid}").json()["seats"][0]["name"] == "Cy"
+    assert client.get(f"/api/tables/{tid}/deals").json() == []
+    assert client.get("/api/stats").json()["tables"] == 1
+
+
+def test_bot_only_table_plays_and_stores_deals_for_replay(client: TestClient) -> None:
+    table = create(client, bots=3, deals=2, seed=11)
+    tid = table["id"]
+    for _ in range(2000):
+        got = client.get(f"/api/tables/{tid}").json()
+        if got["status"] == "finished":
+            break
+    assert got["status"] == "finished" and got["deals_played"] == 2
+    deals = client.get(f"/api/tables/{tid}/deals").json()
+    assert len(deals) >= 2
+    assert sum(deals[-1]["returns"]) == 0
+    assert got["totals"] == [sum(d["returns"][s] for d in deals) for s in range(3)]
+    replay = client.get(f"/api/tables/{tid}/deals/{deals[0]['number']}").json()
+    record = replay["record"]
+    assert len(replay["steps"]) == len(record["moves"]) + 1
+    first = replay["steps"][0]
+    assert [len(h) for h in first["hands"]] == [17, 17, 17]
+    assert [c["c"] for c in first["hands"][0]] == sorted(
+        record["setup"]["hands"][0], key=lambda c: (c // 4 if c < 52 else 13 + c - 52, c)
+    )
+    assert replay["steps"][-1]["public"]["returns"] == deals[0]["returns"]
+
+
+@pytest.mark.parametrize(
+    ("body", "code"),
+    [
+        ({"game": "chess"}, "bad_game"),
+        ({"game": "doudizhu", "preset": "nope"}, "bad_option"),
+        ({"game": "doudizhu", "options": {"colour": "red"}}, "bad_option"),
+        ({"game": "doudizhu", "options": {"players": 5}}, "bad_option"),
+        ({"game": "doudizhu", "bots": 4}, "bad_bots"),
+        ({"game": "doudizhu", "bots": -1}, "bad_bots"),
+        ({"game": "doudizhu", "bot": "alphazero"}, "bad_bot"),
+        ({"game": "doudizhu", "deals": 0}, "bad_deals"),
+        ({"game": "doudizhu", "target": 0}, "bad_target"),
+        ({"game": "doudizhu", "bots": "two"}, "bad_request"),
+        ({"preset": "standard"}, "bad_request"),
+        ({"game": "president", "options": {"players": 9}}, "bad_option"),
+    ],
+)
+def test_create_rejects_bad_input(client: TestClient, body: dict[str, Any], code: str) -> None:
+    error_of(client.post("/api/tables", json=body), 400, code)
+    assert client.get("/api/tables").json() == []
+
+
+def test_malformed_bodies_are_errors(client: TestClient) -> None:
+    response = client.post(
+        "/api/tables", content=b"{not json", headers={"content-type": "application/json"}
+    )
+    error_of(response, 400, "bad_request")
+    tid = create(client)["id"]
+    error_of(client.post(f"/api/tables/{tid}/join", json={"seat": 0}), 400, "bad_request")
+    error_of(client.post(f"/api/tables/{tid}/leave", json={}), 400, "bad_request")
+
+
+def test_join_and_leave_errors_leave_the_table_unchanged(client: TestClient) -> None:
+    tid = create(client)["id"]
+    before = client.get(f"/api/tables/{tid}").json()
+    error_of(client.post("/api/tables/nope/join", json={"seat": 0, "name": "A"}), 404, "not_found")
+    error_of(client.get("/api/tables/nope"), 404, "not_found")
+    for seat in (-1, 3, 99):
+        r = client.post(f"/api/tables/{tid}/join", json={"seat": seat, "name": "A"})
+        error_of(r, 400, "bad_seat")
+    for name in ("", "   ", "x" * 25):
+        r = client.post(f"/api/tables/{tid}/join", json={"seat": 0, "name": name})
+        error_of(r, 400, "bad_name")
+    error_of(client.post(f"/api/tables/{tid}/leave", json={"token": "forged"}), 403, "bad_token")
+    assert client.get(f"/api/tables/{tid}").json() == before
+    client.post(f"/api/tables/{tid}/join", json={"seat": 0, "name": "Ana"})
+    taken = client.post(f"/api/tables/{tid}/join", json={"seat": 0, "name": "Bo"})
+    assert "Ana" in error_of(taken, 409, "seat_taken")
+
+
+def test_replay_errors(client: TestClient) -> None:
+    tid = create(client)["id"]
+    error_of(client.get(f"/api/tables/{tid}/deals/1"), 404, "not_found")
+    error_of(client.get("/api/tables/nope/deals"), 404, "not_found")
+    assert client.get(f"/api/tables/{tid}/deals/x").status_code == 400
