@@ -1,4 +1,4 @@
-# shedkit: `make run` plays a deal in the terminal, `make test` checks everything,
+# shedkit: `make run` starts the web server (shedkit serve), `make test` checks everything,
 # `make bench` measures speed against the peer engines.
 PYTHON ?= python3
 VENV := .venv
@@ -21,7 +21,7 @@ $(BENCH_STAMP): pyproject.toml | $(BIN)/python
 	touch $@
 
 run: $(STAMP)
-	$(BIN)/shedkit play doudizhu
+	$(BIN)/shedkit serve
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks
@@ -40,3 +40,11 @@ bench: $(BENCH_STAMP)
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis
+
+# Web server tests: Debian's chromium for the browser tests and a PostgreSQL server on
+# loopback (scripts/server-test-deps.sh installs them as root, skips what is present).
+.PHONY: server-test-deps
+server-test-deps:
+	sh scripts/server-test-deps.sh build
+pytest: server-test-deps
+pytest: export SHEDKIT_TEST_PG_URL = $(shell cat build/pg-url 2>/dev/null)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import socket
 import threading
@@ -83,7 +84,10 @@ class Client:
     """A WebSocket client that keeps every message it received."""
 
     def __init__(self, url: str, token: str | None = None) -> None:
-        self.ws: ClientConnection = connect(url, open_timeout=20, max_size=2**22)
+        self._stack = contextlib.ExitStack()
+        self.ws: ClientConnection = self._stack.enter_context(
+            connect(url, open_timeout=20, max_size=2**22)
+        )
         self.messages: list[Json] = []
         self.raw: list[str] = []
         self.state: Json | None = None
@@ -129,7 +133,7 @@ class Client:
         return self.wait_for(lambda m: m["type"] == "error")
 
     def close(self) -> None:
-        self.ws.close()
+        self._stack.close()
 
 
 def play_until(
@@ -160,7 +164,19 @@ def play_until(
                 continue
             if view["current_player"] == state["you"] and view["legal"]:
                 client.send({"type": "move", "move": pick(view)})
-                client.wait_for(lambda m: m["type"] in ("state", "error"))
+                # Wait until the move shows (or is refused): no move is in flight afterwards.
+                client.wait_for(_answer_to(len(view["history"])))
                 sent += 1
                 moved = True
     return sent
+
+
+def _answer_to(seen: int) -> Callable[[Json], bool]:
+    """Matches an error, or a state showing more than ``seen`` moves."""
+
+    def match(m: Json) -> bool:
+        if m["type"] == "error":
+            return True
+        return m["type"] == "state" and m["view"] is not None and len(m["view"]["history"]) > seen
+
+    return match

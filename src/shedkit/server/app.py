@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import functools
 import importlib
 import json
 import typing
@@ -88,8 +89,12 @@ def _option_fields(options: Any) -> list[Json]:
     return out
 
 
+@functools.cache
 def games_catalogue() -> list[Json]:
-    """The games the server can host, their presets with every option's value, and the bots."""
+    """The games the server can host, their presets with every option's value, and the bots.
+
+    Built once per process: making every preset's game builds its action tables.
+    """
     out = []
     for name in sorted(SERIALIZERS):
         if name not in shedkit.GAMES:

@@ -17,11 +17,17 @@ SK.h = function (tag, attrs, ...children) {
     else if (key in el && key !== "list") el[key] = value;
     else el.setAttribute(key, value === true ? "" : String(value));
   }
-  for (const child of children.flat()) {
+  for (const child of children.flat(Infinity)) {
     if (child === null || child === undefined || child === false) continue;
     el.append(child instanceof Node ? child : document.createTextNode(String(child)));
   }
   return el;
+};
+
+// Replace an element's children; arrays are flattened and null/false children skipped.
+SK.fill = function (el, ...children) {
+  const kids = children.flat(Infinity).filter((k) => k !== null && k !== undefined && k !== false);
+  el.replaceChildren(...kids.map((k) => (k instanceof Node ? k : document.createTextNode(String(k)))));
 };
 
 SK.api = async function (method, path, body) {
@@ -86,7 +92,8 @@ SK.seatName = function (table, seat) {
   const s = table.seats[seat];
   if (!s) return "seat " + seat;
   if (s.name) return s.name + (s.away ? " (away, " + s.bot + " plays)" : "");
-  return s.human_seat && !s.taken ? `open (${s.bot} plays)` : `${s.bot} bot`;
+  const who = `${s.bot} bot ${seat + 1}`;
+  return s.human_seat && !s.taken ? `open seat ${seat + 1} (${who})` : who;
 };
 
 SK.renderers = {};

@@ -24,10 +24,10 @@
     const list = $("tables");
     let tables;
     try { tables = await SK.api("GET", "/api/tables"); }
-    catch (e) { list.replaceChildren(h("p.error", {}, e.message)); return; }
+    catch (e) { SK.fill(list, h("p.error", {}, e.message)); return; }
     const open = tables.filter((t) => t.status !== "finished");
-    if (!open.length) { list.replaceChildren(h("p.hint", {}, "No tables yet: create one below.")); return; }
-    list.replaceChildren(h("ul.tables", {}, open.map((t) => h("li.table-row", { dataset: { table: t.id } },
+    if (!open.length) { SK.fill(list, h("p.hint", {}, "No tables yet: create one below.")); return; }
+    SK.fill(list, h("ul.tables", {}, open.map((t) => h("li.table-row", { dataset: { table: t.id } },
       h("b", {}, (SK.renderers[t.game] || { title: t.game }).title), ` · ${t.preset} · ${t.players} players · ${t.status} `,
       h("span.seats", {}, t.seats.map((s, i) => s.taken
         ? h("span.seat-tag", {}, s.name)
@@ -48,7 +48,7 @@
   function showOptions() {
     const game = gameOf();
     const values = game.presets[$("preset").value];
-    $("options").replaceChildren(...game.options.map((o) => {
+    SK.fill($("options"), ...game.options.map((o) => {
       const value = values[o.name];
       let input;
       if (o.kind === "bool") input = h("input", { type: "checkbox", checked: !!value });
@@ -90,8 +90,8 @@
 
   function showGame() {
     const game = gameOf();
-    $("preset").replaceChildren(...Object.keys(game.presets).map((p) => h("option", { value: p }, p)));
-    $("bot").replaceChildren(...game.agents.map((a) => h("option", { value: a, selected: a === game.default_agent }, a)));
+    SK.fill($("preset"), ...Object.keys(game.presets).map((p) => h("option", { value: p }, p)));
+    SK.fill($("bot"), ...game.agents.map((a) => h("option", { value: a, selected: a === game.default_agent }, a)));
     showOptions();
   }
 
@@ -120,7 +120,7 @@
 
   (async function start() {
     games = await SK.api("GET", "/api/games");
-    $("game").replaceChildren(...games.map((g) => h("option", { value: g.name }, g.title)));
+    SK.fill($("game"), ...games.map((g) => h("option", { value: g.name }, g.title)));
     showGame();
     loadTables();
     setInterval(loadTables, 4000);

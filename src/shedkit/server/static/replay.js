@@ -16,9 +16,9 @@
     $("slider").value = String(step);
     $("step").textContent = `step ${step} of ${data.steps.length - 1}`;
     $("move").textContent = s.move === null ? "The deal" : `${SK.seatName(table, s.seat)}: ${s.move}`;
-    $("panel").replaceChildren(...renderer.panel(s.public, table));
-    $("trick").replaceChildren(...s.public.trick.map((t) => h("span.play", {}, h("b", {}, SK.seatName(table, t.seat) + ": "), t.move)));
-    $("hands").replaceChildren(...s.hands.map((cards, seat) => h("div.panel.replay-hand", { dataset: { seat } },
+    SK.fill($("panel"), ...renderer.panel(s.public, table));
+    SK.fill($("trick"), ...s.public.trick.map((t) => h("span.play", {}, h("b", {}, SK.seatName(table, t.seat) + ": "), t.move)));
+    SK.fill($("hands"), ...s.hands.map((cards, seat) => h("div.panel.replay-hand", { dataset: { seat } },
       h("h3", {}, SK.seatName(table, seat), " ", h("span.seat-badge", {}, renderer.badge(s.public, seat)), ` · ${cards.length} cards`),
       h("div.hand", {}, cards.map((c) => SK.cardEl(c, { disabled: true }))))));
     const end = data.steps[data.steps.length - 1].public;

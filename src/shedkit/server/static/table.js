@@ -94,7 +94,7 @@
     $("leave").hidden = you === null;
 
     // Seats around the table.
-    $("seats").replaceChildren(...table.seats.map((s, i) => {
+    SK.fill($("seats"), ...table.seats.map((s, i) => {
       const turn = view && view.current_player === i;
       return h("div.seat" + (turn ? ".turn" : "") + (i === you ? ".mine" : ""), { dataset: { seat: i } },
         h("div.seat-name", {}, SK.seatName(table, i), s.connected || !s.taken ? "" : " ·offline"),
@@ -109,7 +109,7 @@
     if (you === null) {
       join.hidden = false;
       const open = table.seats.map((s, i) => [s, i]).filter(([s]) => !s.taken);
-      join.replaceChildren(h("span", {}, "You are watching. "),
+      SK.fill(join, h("span", {}, "You are watching. "),
         h("input#join-name", { value: SK.getName(), placeholder: "display name", maxLength: 24 }),
         open.map(([s, i]) => h("button.small.take", { type: "button", onclick: () => takeSeat(i) }, `Take seat ${i + 1}`)));
     } else join.hidden = true;
@@ -120,18 +120,18 @@
     else if (view && view.current_player !== null) {
       status = view.current_player === you ? "Your turn." : `${SK.seatName(table, view.current_player)} to play.`;
     }
-    $("status").replaceChildren(h("span#turn", { dataset: { mine: view && view.current_player === you && you !== null ? "1" : "0" } }, status),
+    SK.fill($("status"), h("span#turn", { dataset: { mine: view && view.current_player === you && you !== null ? "1" : "0" } }, status),
       table.status === "waiting" && you !== null ? h("button.small", { type: "button", onclick: () => send({ type: "start" }) }, "Start now (bots fill open seats)") : null);
 
-    $("panel").replaceChildren(...(view ? renderer.panel(view, table) : []));
-    $("trick").replaceChildren(...(view ? view.trick.map((t) => h("span.play", {}, h("b", {}, SK.seatName(table, t.seat) + ": "), t.move)) : []));
+    SK.fill($("panel"), ...(view ? renderer.panel(view, table) : []));
+    SK.fill($("trick"), ...(view ? view.trick.map((t) => h("span.play", {}, h("b", {}, SK.seatName(table, t.seat) + ": "), t.move)) : []));
 
     // Score screen.
     const result = $("result");
     if (view && view.is_over) {
       result.hidden = false;
       const last = table.history[table.history.length - 1];
-      result.replaceChildren(
+      SK.fill(result, 
         h("h2#score-screen", {}, table.match_over ? "Match over" : "Deal over"),
         h("p", {}, renderer.result(view, table)),
         h("table.scores", {}, h("tr", {}, h("th", {}, "Seat"), h("th", {}, "This deal"), h("th", {}, "Total")),
@@ -142,24 +142,24 @@
 
     renderHand(view, you);
 
-    $("scores").replaceChildren(h("table.scores", {}, table.seats.map((s, i) =>
+    SK.fill($("scores"), h("table.scores", {}, table.seats.map((s, i) =>
       h("tr", {}, h("td", {}, SK.seatName(table, i)), h("td", {}, String(table.totals[i]))))),
       h("div.hint", {}, `Deal ${table.deals_played}${table.deals ? " of " + table.deals : ""} played`));
-    $("log").replaceChildren(...(view ? view.history.map((e) =>
+    SK.fill($("log"), ...(view ? view.history.map((e) =>
       h("li", {}, `${SK.seatName(table, e.seat)}: ${e.move}`)) : []));
     $("log").scrollTop = $("log").scrollHeight;
-    $("deals").replaceChildren(...table.history.map((d) => h("li", {},
+    SK.fill($("deals"), ...table.history.map((d) => h("li", {},
       h("a", { href: `/replay/${table.id}/${d.number}`, target: "_blank" }, `Deal ${d.number}`),
       d.thrown_in ? " thrown in" : ": " + d.returns.join(" / "))));
   }
 
   function renderHand(view, you) {
     const hand = $("hand");
-    if (!view || you === null) { hand.replaceChildren(); $("actions").replaceChildren(); $("preview").textContent = ""; $("legal").replaceChildren(); return; }
+    if (!view || you === null) { SK.fill(hand); SK.fill($("actions")); $("preview").textContent = ""; SK.fill($("legal")); return; }
     const have = new Set(view.hand.map((c) => c.c));
     selected = new Set([...selected].filter((c) => have.has(c)));
     const playableKeys = new Set(view.legal.flatMap((m) => m.k));
-    hand.replaceChildren(...view.hand.map((card) => SK.cardEl(card, {
+    SK.fill(hand, ...view.hand.map((card) => SK.cardEl(card, {
       className: "card" + (SK.cardFace(card).red ? " red" : "") + (selected.has(card.c) ? " selected" : "") + (playableKeys.has(card.k) ? " playable" : ""),
       onclick: () => { if (selected.has(card.c)) selected.delete(card.c); else selected.add(card.c); render(); },
     })));
@@ -177,9 +177,9 @@
       for (const m of found) actions.push(h("button.move.send", { type: "button", dataset: { move: m.m }, onclick: () => play(m.m) }, found.length === 1 ? "Send" : m.m));
     }
     $("preview").textContent = preview;
-    $("actions").replaceChildren(...actions);
+    SK.fill($("actions"), ...actions);
     $("legal-count").textContent = String(view.legal.length);
-    $("legal").replaceChildren(...view.legal.filter((m) => m.k.length).map((m) =>
+    SK.fill($("legal"), ...view.legal.filter((m) => m.k.length).map((m) =>
       h("button.small.chip", { type: "button", dataset: { move: m.m }, onclick: () => selectMove(view, m) }, m.m)));
   }
 

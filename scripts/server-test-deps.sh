@@ -1,0 +1,52 @@
+#!/bin/sh
+# What the server tests need on a Debian machine: Debian's chromium (Playwright drives it; no
+# browser download) and a PostgreSQL server on loopback with a test database. As root, missing
+# packages are installed with apt-get (skipped when present, so repeated runs are quick); as
+# another user, what is missing is reported and those tests skip. Writes the database URL to
+# $1/pg-url (default build/) once PostgreSQL answers.
+set -eu
+OUT=${1:-build}
+PORT=${PG_PORT:-54329}
+mkdir -p "$OUT"
+rm -f "$OUT/pg-url"
+
+is_root() { [ "$(id -u)" = 0 ]; }
+
+need=""
+command -v chromium >/dev/null 2>&1 || need="$need chromium"
+ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need="$need postgresql"
+if [ -n "$need" ]; then
+    if is_root && command -v apt-get >/dev/null 2>&1; then
+        echo "installing$need (Debian packages)"
+        export DEBIAN_FRONTEND=noninteractive
+        apt-get update -qq </dev/null
+        # shellcheck disable=SC2086
+        apt-get install -y -qq --no-install-recommends $need </dev/null >/dev/null
+    else
+        echo "server tests:$need not installed (needs root and apt-get); those tests will skip" >&2
+    fi
+fi
+
+BIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
+[ -n "$BIN" ] || exit 0
+DIR=/var/tmp/shedkit-pg-$PORT
+if is_root; then
+    RUN="runuser -u postgres --"
+else
+    RUN=""
+fi
+if ! "$BIN/pg_isready" -q -h 127.0.0.1 -p "$PORT"; then
+    if [ ! -f "$DIR/PG_VERSION" ]; then
+        mkdir -p "$DIR"
+        if is_root; then chown postgres:postgres "$DIR"; fi
+        $RUN "$BIN/initdb" -D "$DIR" -A trust -U postgres >/dev/null
+    fi
+    $RUN "$BIN/pg_ctl" -D "$DIR" -l "$DIR/server.log" -w \
+        -o "-c listen_addresses=127.0.0.1 -p $PORT -k $DIR" start >/dev/null
+fi
+PSQL="$BIN/psql -h 127.0.0.1 -p $PORT -U postgres -X -q -tA"
+if [ "$($PSQL -c "SELECT 1 FROM pg_database WHERE datname = 'shedkit_test'")" != 1 ]; then
+    $PSQL -c "CREATE DATABASE shedkit_test" >/dev/null
+fi
+echo "postgresql://postgres@127.0.0.1:$PORT/shedkit_test" >"$OUT/pg-url"
+echo "PostgreSQL for the server tests: $(cat "$OUT/pg-url")"

@@ -1,0 +1,109 @@
+"""Hidden information: every WebSocket message of a full deal holds no card another seat hides.
+
+The check walks each message for card objects (``{"c": id, "t": text}``) and for
+card names in any string, and allows a seat only its own cards, cards already
+played, and the cards the rules make public (the shown kitty, DDZ-10; the
+leftover, PRE-05).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.server.live import LiveServer, play_until
+
+
+def cards_in(message: Any, names: dict[str, int]) -> set[int]:
+    """Every card id a message names: card objects, and card names as whole strings."""
+    found: set[int] = set()
+    stack = [message]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            if "c" in item and "t" in item:
+                found.add(item["c"])
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, str):
+            for word in item.replace(",", " ").split():
+                if word in names:
+                    found.add(names[word])
+    return found
+
+
+def allowed(game: str, final: Any, record: dict[str, Any], seat: int | None, msg: Any) -> set[int]:
+    """The cards ``seat`` may know when ``msg`` was sent (judged by how many moves it shows)."""
+    view = msg["view"]
+    if view is None:
+        return set()
+    moves = len(view["history"])
+    played = {c for _, _, cards in final.history[:moves] for c in cards}
+    out = set(played)
+    setup = record["setup"]
+    if seat is not None:
+        out |= set(setup["hands"][seat])
+    if game == "doudizhu":
+        if view["landlord"] is not None:
+            out |= set(setup["kitty"])
+    else:
+        out |= set(setup["leftover"])
+    return out
+
+
+def names_of(game: str) -> dict[str, int]:
+    if game == "doudizhu":
+        from shedkit.doudizhu.combos import card_str as ddz
+
+        # Jokers print as one letter (B, R), which a move such as "BR" never is alone.
+        return {ddz(c): c for c in range(52)}
+    from shedkit.president.combos import card_str as pre
+
+    return {pre(c): c for c in range(53)}
+
+
+@pytest.mark.parametrize(("game", "bots"), [("doudizhu", 1), ("president", 2)])
+def test_no_message_of_a_full_deal_holds_a_hidden_card(
+    live: LiveServer, game: str, bots: int
+) -> None:
+    table = live.create(game=game, bots=bots, seed=21)
+    tid = table["id"]
+    people = [live.client(tid, live.join(tid, s, f"P{s}")) for s in range(2)]
+    watcher = live.client(tid)
+    for c in people:
+        c.messages.clear()
+    watcher.messages.clear()
+    # Bid high and play the last legal move: a full deal, never thrown in.
+    pick = lambda view: view["legal"][-1]["m"]  # noqa: E731
+    play_until(live, tid, people, lambda t: t.state.is_over, pick=pick, timeout=120)
+    for c in [*people, watcher]:
+        c.drain(0.2)
+    final = live.table(tid).state
+    record = final.record()
+    names = names_of(game)
+    checked = 0
+    for seat, client in [(0, people[0]), (1, people[1]), (None, watcher)]:
+        seen_hand = False
+        for message in client.messages:
+            if message["type"] != "state":
+                continue
+            may = allowed(game, final, record, seat, message)
+            leaked = cards_in(message, names) - may
+            assert not leaked, f"seat {seat} was sent hidden cards {sorted(leaked)}"
+            if seat is not None and message["view"]["hand"]:
+                seen_hand = True
+            checked += 1
+        assert seen_hand or seat is None
+    assert checked > 20
+    # The final view shows the deal over, and returns that add up as the rules say.
+    last = people[0].state
+    assert last is not None and last["view"]["is_over"]
+
+
+def test_the_checker_finds_a_planted_card() -> None:
+    """The check above can fail: another seat's card in a message is found, by object or name."""
+    names = names_of("doudizhu")
+    msg = {"view": {"history": [], "hand": [{"c": 5, "t": "4h"}], "note": "he holds Ts"}}
+    assert cards_in(msg, names) == {5, names["Ts"]}
