@@ -174,6 +174,7 @@ class TableRuntime:
     match_no: int = 0
     deal_counter: int = 0
     game: Any = None
+    all_options: dict[str, Any] = field(init=False)
     match: Match = field(init=False)
     state: Any = None
     agents: dict[int, Agent] = field(default_factory=dict)
@@ -185,6 +186,7 @@ class TableRuntime:
 
     def __post_init__(self) -> None:
         self.game = shedkit.make(self.game_name, preset=self.preset, **self.options)
+        self.all_options = options_to_dict(self.game.options)
         self.new_match()
 
     def new_match(self) -> None:
@@ -194,11 +196,16 @@ class TableRuntime:
         self.agents = {}
 
     def agent(self, seat: int) -> Agent:
-        """The bot of ``seat`` for this match, made on first use with its own seed."""
+        """The bot of ``seat`` for this deal, made on first use with its own seed.
+
+        Bots live for one deal: what they cache about a deal's hands is of no use in the
+        next, and a server with many tables must not keep it.
+        """
         agent = self.agents.get(seat)
         name = self.seats[seat].bot
         if agent is None or agent.name != name:
-            agent = make_agent(name, self.game, derive_seed(self.seed, "bot", self.match_no, seat))
+            seed = derive_seed(self.seed, "bot", self.match_no, self.deal_counter, seat)
+            agent = make_agent(name, self.game, seed)
             self.agents[seat] = agent
         return agent
 
@@ -247,7 +254,7 @@ class TableRuntime:
         """Everything about the table that is not a seat's view."""
         return {
             **self.summary(),
-            "options": options_to_dict(self.game.options),
+            "options": self.all_options,
             "target": self.target,
             "totals": list(self.match.totals),
             "deals_played": self.match.deals_played,
@@ -502,6 +509,7 @@ class Manager:
     def _start_deal(self, table: TableRuntime) -> None:
         table.state = table.match.next_deal()
         table.deal_counter += 1
+        table.agents = {}
         table.status = "playing"
 
     @staticmethod

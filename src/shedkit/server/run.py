@@ -25,7 +25,7 @@ def serve(
 ) -> int:
     """Serve until interrupted; return the exit status."""
     url = db or DEFAULT_URL
-    app = create_app(url, bot_delay=bot_delay)
+    app = create_app(url, bot_delay=bot_delay, tune_gc=True)
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
     message = f"shedkit: open http://{shown}:{port}/ in a browser (database {url}); Ctrl-C stops"
     if out is not None:
