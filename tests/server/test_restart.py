@@ -83,3 +83,33 @@ def test_restart_mid_deal_continues_from_the_same_state(any_db: str) -> None:
         assert replay["record"]["moves"][: len(record["moves"])] == record["moves"]
         for c in clients:
             c.close()
+
+
+def test_restart_during_the_president_tax_keeps_the_exchange(db: str) -> None:  # PRE-20
+    """The second deal of an international match starts with the tax; a restart keeps it."""
+    with LiveServer(db) as live:
+        tid = live.create(game="president", preset="international", bots=2, seed=8)["id"]
+        tokens = [live.join(tid, 0, "Ana"), live.join(tid, 1, "Bo")]
+        clients = [live.client(tid, t) for t in tokens]
+        play_until(live, tid, clients, lambda t: t.status == "scored", timeout=120)
+        clients[0].send({"type": "next"})
+        for c in clients:
+            c.wait_for(lambda m: m["type"] == "state" and m["table"]["deal_number"] == 2)
+        table = live.table(tid)
+        # Stop at the first person's turn (the tax, or the play after it).
+        play_until(live, tid, clients, lambda t: t.state.current_player in (0, 1))
+        record = table.state.record()
+        first = live.http.get(f"/api/tables/{tid}/deals/1").json()["record"]
+        assert record["setup"]["previous_order"] == first["finished"]
+        views = [seen(live.manager.state_message(table, s)) for s in range(4)]
+        for c in clients:
+            c.close()
+    with LiveServer(db) as live:
+        table = live.table(tid)
+        assert table.state.record() == record
+        assert [seen(live.manager.state_message(table, s)) for s in range(4)] == views
+        clients = [live.client(tid, t) for t in tokens]
+        play_until(live, tid, clients, lambda t: t.status != "playing", timeout=120)
+        assert len(live.http.get(f"/api/tables/{tid}/deals").json()) == 2
+        for c in clients:
+            c.close()

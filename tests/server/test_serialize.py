@@ -1,0 +1,87 @@
+"""The JSON of views: built from a seat's view only, JSON-able, keys that match the moves."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+import shedkit
+from shedkit.server.serialize import SERIALIZERS, serialize_view
+
+
+def test_every_registered_serializer_is_a_registered_game() -> None:
+    assert set(SERIALIZERS) <= set(shedkit.GAMES)
+
+
+def test_unknown_game_is_an_error() -> None:
+    with pytest.raises(ValueError, match="no serialiser"):
+        serialize_view("chess", None)
+
+
+@pytest.mark.parametrize("game_name", sorted(SERIALIZERS))
+def test_views_of_a_random_deal_serialise_with_matching_keys(game_name: str) -> None:
+    game = shedkit.make(game_name)
+    state = game.new_deal(seed=4)
+    rng = random.Random(4)
+    steps = 0
+    while not state.is_over:
+        seat = state.current_player
+        for s in [*range(game.num_players), None]:
+            view = state.view(s)
+            data = serialize_view(game_name, view)
+            assert json.loads(json.dumps(data)) == data
+            assert [c["c"] for c in data["hand"]] == list(view.hand)
+            assert len(data["cards_left"]) == game.num_players
+            if s == seat:
+                # A selection of cards with a move's keys names exactly that move.
+                assert [m["m"] for m in data["legal"]] == [str(m) for m in view.legal_moves]
+                for m, move in zip(data["legal"], view.legal_moves, strict=True):
+                    assert game.parse_move(m["m"], state) == move
+                    held = [c["k"] for c in data["hand"]]
+                    assert all(m["k"].count(k) <= held.count(k) for k in m["k"])
+            else:
+                assert data["legal"] == []
+            if s is None:
+                assert data["hand"] == []
+        moves = state.legal_moves()
+        state.apply(moves[rng.randrange(len(moves))])
+        steps += 1
+    final = serialize_view(game_name, state.view(None))
+    assert final["is_over"] and final["returns"] == state.returns()
+    assert steps > 10
+
+
+def test_doudizhu_kitty_is_shown_only_once_there_is_a_landlord() -> None:  # DDZ-10
+    game = shedkit.make("doudizhu")
+    state = game.new_deal(seed=2, first_bidder=0)
+    assert serialize_view("doudizhu", state.view(1))["kitty"] is None
+    state.apply(game.parse_move("bid3", state))
+    data = serialize_view("doudizhu", state.view(1))
+    assert data["landlord"] == 0 and data["stake"] == 3 and data["multiplier"] == 1
+    assert [c["c"] for c in data["kitty"]] == list(state.view(1).kitty)
+    assert data["bids"] == [{"seat": 0, "move": "bid3"}]
+
+
+def test_president_tax_cards_reach_only_the_two_seats_of_the_exchange() -> None:  # PRE-20
+    game = shedkit.make("president", preset="international")
+    state = game.new_deal(seed=3, previous_order=[0, 1, 2, 3])
+    assert state.phase == "tax"
+    giver = state.current_player
+    move = state.legal_moves()[0]
+    state.apply(move)
+    given = set(move.cards)
+    receiver = next(r for g, r, _ in state.view(None).exchanges if g == giver)
+    for seat in [*range(4), None]:
+        data = serialize_view("president", state.view(seat))
+        cards = {c["c"] for e in data["history"] for c in e["cards"]}
+        texts = [e["move"] for e in data["history"]]
+        if seat in (giver, receiver):
+            assert cards == given
+        else:
+            assert cards == set() and texts == ["give (hidden)"]
+        assert data["exchanges"][0] == {"giver": 0, "receiver": 3, "count": 2}
+        assert (data["tax_drawn"] != []) == (seat in (0, 1))
+        assert (data["tax_lost"] != []) == (seat in (2, 3))
+        assert data["order"][-1] == "2"  # two-high
