@@ -23,11 +23,14 @@ Json = dict[str, Any]
 class LiveServer:
     """``create_app(db)`` served by uvicorn on 127.0.0.1 until :meth:`stop`."""
 
-    def __init__(self, db: str, bot_delay: float = 0.0, away_after: float = 20.0) -> None:
+    def __init__(
+        self, db: str, bot_delay: float = 0.0, away_after: float = 20.0, port: int = 0
+    ) -> None:
+        self.db = db
         self.app = create_app(db, bot_delay=bot_delay, away_after=away_after)
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        self.sock.bind(("127.0.0.1", 0))
+        self.sock.bind(("127.0.0.1", port))
         self.port = self.sock.getsockname()[1]
         config = uvicorn.Config(self.app, log_level="warning", ws_max_size=64 * 1024)
         self.server = uvicorn.Server(config)

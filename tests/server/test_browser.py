@@ -30,6 +30,7 @@ FLAGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+CONN = "() => document.getElementById('conn').dataset.state === '{}'"
 ARTIFACTS = Path(os.environ.get("SHEDKIT_TEST_ARTIFACTS", "build/test-artifacts"))
 
 pytestmark = pytest.mark.skipif(
@@ -76,6 +77,10 @@ def take_turn(page: Any, checked: dict[str, bool]) -> None:
             page.locator(f'#actions button.move[data-move="{single["m"]}"]').click()
             checked["card-click"] = True
         else:
+            # The cards of legal plays are outlined.
+            keys = {k for m in card_moves for k in m["k"]}
+            playable = sum(1 for c in view["hand"] if c["k"] in keys)
+            assert page.locator("#hand .card.playable").count() == playable
             move = card_moves[-1]
             if not page.locator("#legal-box").evaluate("box => box.open"):
                 page.click("#legal-box summary")  # the list of legal moves, folded at first
@@ -90,8 +95,9 @@ def take_turn(page: Any, checked: dict[str, bool]) -> None:
 
 
 def play_deal(
-    live: LiveServer, game: str, players: int, bots: int, name: str, browser: Any
-) -> None:
+    live: LiveServer, game: str, players: int, bots: int, name: str, browser: Any, restart: bool
+) -> LiveServer:
+    """Play a deal in two browser contexts; with ``restart``, restart the server mid-deal."""
     ctx_a = browser.new_context(viewport={"width": 1100, "height": 900})
     ctx_b = browser.new_context(viewport={"width": 390, "height": 844})  # a phone
     a, b = ctx_a.new_page(), ctx_b.new_page()
@@ -100,7 +106,7 @@ def play_deal(
         page.on("pageerror", lambda exc: errors.append(str(exc)))
 
     # Player A creates the table in the lobby.
-    a.goto(live.url + "/")
+    a.goto(live.url + "/?seed=7")
     a.fill("#name", "Ana")
     a.select_option("#game", game)
     a.fill("#bots", str(bots))
@@ -108,6 +114,7 @@ def play_deal(
     a.click("#create-btn")
     a.wait_for_url("**/t/*")
     table_id = a.url.rsplit("/", 1)[1]
+    assert live.table(table_id).seed == 7
     a.wait_for_function("() => window.shedkit.state && window.shedkit.state.you === 0")
     assert a.locator("#turn").count() == 1
 
@@ -119,15 +126,36 @@ def play_deal(
     b.wait_for_function("() => window.shedkit.state && window.shedkit.state.you === 1")
     for page in (a, b):
         page.wait_for_function("() => window.shedkit.state.table.status === 'playing'")
-    table = live.table(table_id)
-    assert table.game.num_players == players
+    assert live.table(table_id).game.num_players == players
+
+    # Chat reaches the other player.
+    a.fill("#chat-input", "good luck")
+    a.click("#chat-form button")
+    b.wait_for_function(
+        "() => document.getElementById('chat').innerText.includes('Ana: good luck')"
+    )
 
     checked: dict[str, bool] = {}
-    reloaded = False
+    reloaded = restarted = False
     moves = 0
     for _ in range(2000):
+        table = live.table(table_id)
         if table.state.is_over:
             break
+        if restart and moves >= 12 and not restarted:
+            # Stop the server mid-deal and start it again on the same database and port:
+            # the pages reconnect (with backoff) and resync from their seat's view.
+            record = table.state.record()
+            db, port = live.db, live.port
+            live.stop()
+            for page in (a, b):
+                page.wait_for_function(CONN.format("closed"))
+            live = LiveServer(db, bot_delay=0.02, port=port)
+            assert live.table(table_id).state.record() == record
+            for page in (a, b):
+                page.wait_for_function(CONN.format("open"), timeout=20000)
+            restarted = True
+            continue
         if moves >= 6 and not reloaded:
             a.reload()
             a.wait_for_function("() => window.shedkit.state && window.shedkit.state.you === 0")
@@ -144,6 +172,7 @@ def play_deal(
                 moves += 1
         a.wait_for_timeout(20)
     assert table.state.is_over and reloaded and checked.get("card-click")
+    assert restarted or not restart
     for page in (a, b):
         page.wait_for_selector("#score-screen")
         assert page.locator("#result table.scores tr").count() == players + 1
@@ -162,13 +191,17 @@ def play_deal(
     assert not errors, errors
     ctx_a.close()
     ctx_b.close()
+    return live
 
 
 def test_doudizhu_in_the_browser(db: str, browser: Any) -> None:
-    with LiveServer(db, bot_delay=0.02) as live:
-        play_deal(live, "doudizhu", 3, 1, "doudizhu", browser)
+    live = LiveServer(db, bot_delay=0.02)
+    try:
+        live = play_deal(live, "doudizhu", 3, 1, "doudizhu", browser, restart=True)
+    finally:
+        live.stop()
 
 
 def test_president_in_the_browser(db: str, browser: Any) -> None:
     with LiveServer(db, bot_delay=0.02) as live:
-        play_deal(live, "president", 4, 2, "president", browser)
+        play_deal(live, "president", 4, 2, "president", browser, restart=False)

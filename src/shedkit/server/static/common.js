@@ -68,9 +68,9 @@ SK.SUITS = { s: "♠", h: "♥", d: "♦", c: "♣" };
 // A card as rank + suit symbol; jokers by name. Red suits get the class "red".
 SK.cardFace = function (card) {
   const t = card.t;
-  if (t === "B") return { text: "Joker", small: "black", red: false };
-  if (t === "R") return { text: "Joker", small: "red", red: true };
-  if (t === "Jk") return { text: "Joker", small: "", red: true };
+  if (t === "B") return { text: "Jkr", small: "black", red: false };
+  if (t === "R") return { text: "Jkr", small: "red", red: true };
+  if (t === "Jk") return { text: "Jkr", small: "joker", red: true };
   const suit = t[1];
   return { text: (t[0] === "T" ? "10" : t[0]) + SK.SUITS[suit], small: "", red: suit === "h" || suit === "d" };
 };

@@ -112,6 +112,9 @@
         bot: $("bot").value,
         deals: parseInt($("deals").value, 10) || null,
       };
+      // "/?seed=N" fixes the table's seed: the same deals again, for a rematch or a test.
+      const seed = new URLSearchParams(location.search).get("seed");
+      if (seed !== null && /^\d+$/.test(seed)) body.seed = parseInt(seed, 10);
       const table = await SK.api("POST", "/api/tables", body);
       await SK.join(table.id, 0, name);
       location.href = table.invite;
