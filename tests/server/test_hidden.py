@@ -86,11 +86,15 @@ def test_no_message_of_a_full_deal_holds_a_hidden_card(
     checked = 0
     for seat, client in [(0, people[0]), (1, people[1]), (None, watcher)]:
         seen_hand = False
+        may: set[int] = set()
         for message in client.messages:
+            if message["type"] == "state":
+                may = allowed(game, final, record, seat, message)
+            # Every message, not only states: chat, errors and pongs must not leak either.
+            leaked = cards_in(message, names) - may
+            assert not leaked, f"seat {seat} was sent hidden cards {sorted(leaked)}"
             if message["type"] != "state":
                 continue
-            may = allowed(game, final, record, seat, message)
-            leaked = cards_in(message, names) - may
             assert not leaked, f"seat {seat} was sent hidden cards {sorted(leaked)}"
             if seat is not None and message["view"]["hand"]:
                 seen_hand = True

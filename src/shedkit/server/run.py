@@ -29,7 +29,7 @@ def serve(
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
     message = f"shedkit: open http://{shown}:{port}/ in a browser (database {url}); Ctrl-C stops"
     if out is not None:
-        out.print(message, markup=False)
+        out.print(message, markup=False, soft_wrap=True)
     else:
         print(message)
     uvicorn.run(app, host=host, port=port, ws_max_size=WS_MAX_SIZE, log_level="warning")
