@@ -336,7 +336,7 @@ class Manager:
                     await task
             for timer in table.away_timers.values():
                 timer.cancel()
-        self.storage.flush()
+        self.storage.flush(timeout=60.0)
 
     # -- lobby actions ---------------------------------------------------------------
 

@@ -119,15 +119,24 @@ class Storage:
             self._deals.append(row)
             self._cond.notify_all()
 
-    def flush(self) -> None:
-        """Wait until every queued write is committed."""
+    def flush(self, timeout: float | None = None) -> bool:
+        """Wait until every queued write is committed (False if ``timeout`` s passed first)."""
+        deadline = None if timeout is None else time.monotonic() + timeout
         with self._cond:
             while self._tables or self._deals or self._busy:
+                if deadline is not None and time.monotonic() >= deadline:
+                    return False
                 self._cond.wait(0.5)
+        return True
 
-    def close(self) -> None:
-        """Commit what is queued, stop the writer and release the database."""
-        self.flush()
+    def close(self, timeout: float = 60.0) -> None:
+        """Commit what is queued, stop the writer and release the database.
+
+        A database that stays unreachable for ``timeout`` seconds loses the writes still
+        queued (they are logged) rather than hanging the shutdown.
+        """
+        if not self.flush(timeout):
+            log.error("storage: database unreachable; %d table(s) not saved", len(self._tables))
         with self._cond:
             self._closed = True
             self._cond.notify_all()
