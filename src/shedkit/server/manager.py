@@ -177,6 +177,8 @@ class TableRuntime:
     all_options: dict[str, Any] = field(init=False)
     match: Match = field(init=False)
     state: Any = None
+    deal_start: Json | None = None
+    deal_moves: list[str] = field(default_factory=list)
     agents: dict[int, Agent] = field(default_factory=dict)
     summaries: list[Json] = field(default_factory=list)
     chat: deque[Json] = field(default_factory=lambda: deque(maxlen=CHAT_KEPT))
@@ -232,7 +234,11 @@ class TableRuntime:
             "status": self.status,
             "match_no": self.match_no,
             "deal_counter": self.deal_counter,
-            "current": None if self.state is None else self.state.record(),
+            # The deal in progress as its record at the deal's start plus the moves since:
+            # building the whole record after every move would cost more than the move.
+            "current": None
+            if self.state is None
+            else {"start": self.deal_start, "moves": list(self.deal_moves)},
             "chat": list(self.chat),
         }
 
@@ -318,7 +324,12 @@ class Manager:
         current = data.get("current")
         if current is not None:
             table.match.attempts += 1
-            table.state = shedkit.replay(current)
+            state = shedkit.replay(current["start"])
+            for text in current["moves"]:
+                state.apply(table.game.parse_move(text, state))
+            table.state = state
+            table.deal_start = current["start"]
+            table.deal_moves = list(current["moves"])
         return table
 
     def start(self) -> None:
@@ -491,10 +502,11 @@ class Manager:
             raise ServerError("illegal_move", str(err)) from err
         if table.seats[seat].away:
             table.seats[seat].away = False
-        self._moved(table)
+        self._moved(table, move)
 
-    def _moved(self, table: TableRuntime) -> None:
+    def _moved(self, table: TableRuntime, move: Any) -> None:
         self.moves += 1
+        table.deal_moves.append(str(move))
         state = table.state
         if state.is_over:
             table.match.finish_deal(state)
@@ -508,6 +520,8 @@ class Manager:
 
     def _start_deal(self, table: TableRuntime) -> None:
         table.state = table.match.next_deal()
+        table.deal_start = table.state.record()
+        table.deal_moves = []
         table.deal_counter += 1
         table.agents = {}
         table.status = "playing"
@@ -561,8 +575,9 @@ class Manager:
             except Exception:
                 # A faulty bot must not stop the table: play its first legal move instead.
                 log.exception("bot %s failed at table %s", table.seats[seat].bot, table.id)
-                state.apply(state.legal_moves()[0], seat)
-            self._moved(table)
+                move = state.legal_moves()[0]
+                state.apply(move, seat)
+            self._moved(table, move)
 
     # -- connections -------------------------------------------------------------------
 
