@@ -71,7 +71,9 @@ SK.cardFace = function (card) {
   if (t === "B") return { text: "Jkr", small: "black", red: false };
   if (t === "R") return { text: "Jkr", small: "red", red: true };
   if (t === "Jk") return { text: "Jkr", small: "joker", red: true };
-  const suit = t[1];
+  const suit = t.length === 2 ? t[1] : "";
+  // Anything that is not rank + suit (a domino tile, say) shows its text as it is.
+  if (!SK.SUITS[suit]) return { text: t, small: "", red: false };
   return { text: (t[0] === "T" ? "10" : t[0]) + SK.SUITS[suit], small: "", red: suit === "h" || suit === "d" };
 };
 
