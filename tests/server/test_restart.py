@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from typing import Any
 
 import pytest
@@ -113,3 +114,20 @@ def test_restart_during_the_president_tax_keeps_the_exchange(db: str) -> None:  
         assert len(live.http.get(f"/api/tables/{tid}/deals").json()) == 2
         for c in clients:
             c.close()
+
+
+def test_after_a_restart_a_player_who_does_not_return_is_played_for(db: str) -> None:
+    with LiveServer(db) as live:
+        tid = live.create(game="doudizhu", bots=2, seed=4)["id"]
+        token = live.join(tid, 0, "Ana")
+        assert not live.table(tid).seats[0].bot_plays
+    with LiveServer(db, away_after=0.1) as live:
+        table = live.table(tid)
+        deadline = time.monotonic() + 20
+        while not table.state.is_over and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert table.seats[0].away and table.state.is_over
+        back = live.client(tid, token)
+        assert back.state is not None and back.state["you"] == 0
+        assert not table.seats[0].away
+        back.close()

@@ -1,5 +1,17 @@
 """The ASGI app: lobby API over HTTP, play over a WebSocket, the web client as static files.
 
+HTTP: ``GET /api/games``; ``GET|POST /api/tables``; ``GET /api/tables/{id}``;
+``POST /api/tables/{id}/join`` (``{"seat", "name"}`` → ``{"seat", "token"}``) and
+``/leave`` (``{"token"}``); ``GET /api/tables/{id}/deals[/{n}]`` (a finished
+deal with every step and all hands); ``GET /api/stats``.
+
+WebSocket ``/ws/{id}``: the server sends ``state`` (``you``: the seat or
+``null``, ``table``: public facts, ``view``: that seat's view only), ``chat``,
+``error`` and ``pong``. The client sends JSON objects with a ``type``:
+``hello`` (``token``: bind this connection to that seat), ``move`` (``move``:
+the notation, ``str(move)``), ``chat`` (``text``), ``start`` (bots take the
+open seats), ``next`` (next deal, or a rematch), ``leave``, ``sync``, ``ping``.
+
 Every error is ``{"error": {"code": ..., "message": ...}}`` over HTTP and
 ``{"type": "error", "code": ..., "message": ...}`` over the WebSocket; a bad
 message never closes the table or changes its state.

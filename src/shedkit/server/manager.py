@@ -333,8 +333,18 @@ class Manager:
         return table
 
     def start(self) -> None:
-        """Set the bots of every loaded table going (inside the running event loop)."""
+        """Set the bots of every loaded table going (inside the running event loop).
+
+        Nobody is connected after a restart: a seat whose player does not come back
+        within ``away_after`` seconds is played by its bot, as after a disconnection.
+        """
+        loop = asyncio.get_running_loop()
         for table in self.tables.values():
+            for seat, info in enumerate(table.seats):
+                if info.token_hash is not None:
+                    table.away_timers[seat] = loop.call_later(
+                        self.away_after, self._set_away, table, seat
+                    )
             self._kick(table)
 
     async def stop(self) -> None:
