@@ -632,7 +632,7 @@ class State:
             tile_counts=tuple(h.bit_count() for h in self.hands),
             boneyard_size=self.boneyard_left,
             leader=self.leader,
-            lead_tile=self.lead_tile if self.board[0] < 0 else -1,
+            lead_tile=self.lead_tile if self.board[0] < 0 and seat == self.leader else -1,
             board=tuple(self.board),
             count=board_count(self.board),
             line=layout([m for _, m, _, _ in self.history], tables),

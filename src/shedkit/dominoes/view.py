@@ -81,7 +81,9 @@ class View:
 
     ``board`` is the engine's public board (see :mod:`shedkit.dominoes.movegen`);
     ``history`` holds ``(seat, move, tile drawn, points scored)``, the drawn
-    tile only for this seat's own draws (-1 otherwise). ``scores`` are the
+    tile only for this seat's own draws (-1 otherwise). ``lead_tile`` is the
+    tile DOM-04 makes the leader play first, shown to the leader only (-1:
+    any tile, or not this seat's lead). ``scores`` are the
     points each seat's side has so far; ``pips`` each hand's pips once the
     hand is over.
     """
@@ -176,6 +178,7 @@ def determinize(game: Dominoes, view: View, rng: random.Random) -> State:
             break
     state = game.new_deal(seed=rng.randrange(2**63), hands=hands, boneyard=pool, leader=view.leader)
     state.board = list(view.board)
+    # Before the first tile another seat cannot know the leader's forced tile: any tile then.
     state.lead_tile = view.lead_tile
     state.current_player = view.current_player
     state.history = list(view.history)
