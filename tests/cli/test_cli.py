@@ -400,3 +400,48 @@ def test_default_records_folder_is_named_after_the_seed(
     (folder,) = (tmp_path / "records").iterdir()
     assert folder.name.endswith(f"-seed{seed}")
     assert list(folder.glob("deal-*.json"))
+
+
+def test_option_flags_come_from_the_games_options(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    argv = play_args(tmp_path, "--bots", "random", "--players", "4", "--pass-is-final")
+    argv += ["--first-bidder", "rotate", "--no-kickers-may-repeat"]
+    code, out, err = run(monkeypatch, capsys, argv, "1\n" * 5000)
+    assert code == 0, err
+    options = load_record(sorted(tmp_path.glob("*.json"))[0])["options"]
+    assert options["players"] == 4
+    assert options["pass_is_final"] is True
+    assert options["first_bidder"] == "rotate"
+    assert options["kickers_may_repeat"] is False
+
+
+@pytest.mark.parametrize(
+    ("extra", "needles"),
+    [
+        (["--tax"], ["unknown doudizhu option(s) tax", "valid options:"]),
+        (["--players", "5"], ["'players' must be one of 3, 4, not 5"]),
+        (["--spring", "never"], ["'standard', 'any_player', 'off'"]),
+    ],
+)
+def test_option_flags_of_another_game_or_bad_values_exit_2(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    extra: list[str],
+    needles: list[str],
+) -> None:
+    code, out, err = run(monkeypatch, capsys, play_args(tmp_path, *extra))
+    assert code == 2
+    for needle in needles:
+        assert needle in err
+    assert "Traceback" not in out + err
+
+
+def test_help_lists_every_games_options(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = run(monkeypatch, capsys, ["play", "--help"])
+    assert code == 0
+    for flag in ("--pass-is-final", "--spring", "--tax", "--eight-stops", "--rank-order"):
+        assert flag in out
