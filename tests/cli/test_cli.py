@@ -407,7 +407,7 @@ def test_option_flags_come_from_the_games_options(
 ) -> None:
     argv = play_args(tmp_path, "--bots", "random", "--players", "4", "--pass-is-final")
     argv += ["--first-bidder", "rotate", "--no-kickers-may-repeat"]
-    code, out, err = run(monkeypatch, capsys, argv, "1\n" * 5000)
+    code, _, err = run(monkeypatch, capsys, argv, "1\n" * 5000)
     assert code == 0, err
     options = load_record(sorted(tmp_path.glob("*.json"))[0])["options"]
     assert options["players"] == 4
