@@ -204,6 +204,9 @@ def test_four_player_preset_and_options(
         (["--seat", "3"], ["--seat must be 0 to 2"]),
         (["--bots", "clever"], ["unknown bots 'clever'", "random"]),
         (["--deals", "-1"], ["deals must be at least 1"]),
+        (["--tax"], ["unknown doudizhu option(s) tax", "valid options:"]),
+        (["--players", "5"], ["'players' must be one of 3, 4, not 5"]),
+        (["--spring", "never"], ["'standard', 'any_player', 'off'"]),
     ],
 )
 def test_bad_settings_exit_2_with_the_valid_names(
@@ -414,28 +417,6 @@ def test_option_flags_come_from_the_games_options(
     assert options["pass_is_final"] is True
     assert options["first_bidder"] == "rotate"
     assert options["kickers_may_repeat"] is False
-
-
-@pytest.mark.parametrize(
-    ("extra", "needles"),
-    [
-        (["--tax"], ["unknown doudizhu option(s) tax", "valid options:"]),
-        (["--players", "5"], ["'players' must be one of 3, 4, not 5"]),
-        (["--spring", "never"], ["'standard', 'any_player', 'off'"]),
-    ],
-)
-def test_option_flags_of_another_game_or_bad_values_exit_2(
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
-    tmp_path: Path,
-    extra: list[str],
-    needles: list[str],
-) -> None:
-    code, out, err = run(monkeypatch, capsys, play_args(tmp_path, *extra))
-    assert code == 2
-    for needle in needles:
-        assert needle in err
-    assert "Traceback" not in out + err
 
 
 def test_help_lists_every_games_options(
