@@ -17,7 +17,7 @@ import shedkit
 from shedkit.dominoes import Dominoes, State
 
 VARIANTS = ("draw", "block", "fives")
-DEALS = {6: 60, 9: 20, 12: 10}
+DEALS = {6: 150, 9: 40, 12: 20}
 CONFIGS = [(n, v, m) for n in range(2, 7) for v in VARIANTS for m in (6, 9, 12)]
 
 
