@@ -16,7 +16,9 @@ class Options:
     """Every rules switch of Dominoes, with the defaults of preset ``"standard"``.
 
     ``partners`` ``None`` means the DOM-02 default: partnerships exactly with
-    four players. ``hand_size`` ``None`` means the DOM-03 table.
+    four players. ``first_player`` picks the first hand's leader (DOM-04); in
+    the draw and block games the ``"highest-double"`` leader must lead that
+    tile, in All Fives any tile (DOM-21). ``hand_size`` ``None`` means the DOM-03 table.
     ``count_partner_pips`` ``None`` means the spec's reading per variant: the
     partner's pips count for the team that went out in the draw and block games
     (DOM-09), not in All Fives (DOM-24). ``void_cancels_count`` makes a tied

@@ -63,14 +63,15 @@ def shuffled_tiles(seed: int, count: int) -> list[int]:
     unlike seeding a Mersenne Twister per deal, costs a few microseconds.
 
     >>> sorted(shuffled_tiles(7, 28)) == list(range(28)), shuffled_tiles(7, 5)
-    (True, [1, 4, 0, 2, 3])
+    (True, [3, 2, 0, 1, 4])
     """
     total = _factorial(count)
     bits = total.bit_length()
+    size = (bits + 7) // 8  # 91 tiles need 468 bits: within one 64-byte digest
     attempt = 0
     while True:
-        digest = hashlib.blake2b(f"{seed}/{attempt}".encode(), digest_size=64).digest()
-        r = int.from_bytes(digest, "big") >> (512 - bits)
+        digest = hashlib.blake2b(f"{seed}/{attempt}".encode(), digest_size=size).digest()
+        r = int.from_bytes(digest, "big") >> (8 * size - bits)
         if r < total:
             break
         attempt += 1
@@ -265,10 +266,13 @@ class Dominoes:
 
     def _highest_tile(self, dealt: list[list[int]]) -> tuple[int, int]:
         """DOM-04: the holder of the highest double (else of the highest tile), and that tile."""
-        owner = {t: s for s, hand in enumerate(dealt) for t in hand}
+        bits = [_bits(hand) for hand in dealt]
+        held = 0
+        for b in bits:
+            held |= b
         for tile in self.lead_order:
-            if tile in owner:
-                return owner[tile], tile
+            if held >> tile & 1:
+                return next(s for s, b in enumerate(bits) if b >> tile & 1), tile
         raise SetupError("no tile in any hand")
 
     def _take(self, spec: str | Sequence[int], free: set[int], what: str) -> list[int]:
