@@ -172,3 +172,14 @@ def test_scripted_hand_with_draws_and_a_tile_alone() -> None:
     assert "Bot 1 plays 5-6 on" in text
     assert "You play 1-6 on" in text
     assert state.is_over
+
+
+def test_dom_11_a_match_plays_to_the_target_by_default(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    argv = ["play", "dominoes", "--seed", "2", "--records", str(tmp_path), "--players", "4"]
+    code, out, err = run(monkeypatch, capsys, argv, "1\n" * 5000)
+    assert code == 0, err
+    assert "first to 100" in out and "Match over" in out
+    totals = [int(t.strip("+")) for t in out.split("Total")[-1].split("\n")[0].split()]
+    assert max(totals) >= 100 and len(list(tmp_path.glob("deal-*.json"))) > 1

@@ -143,7 +143,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     play.add_argument("--seat", type=int, default=0, help="your seat (default: 0)")
     play.add_argument(
-        "--deals", type=int, default=5, help="deals in the match, 0 for no limit (default: 5)"
+        "--deals",
+        type=int,
+        default=None,
+        help="deals in the match, 0 for no limit (default: 5; a game with a target: no limit)",
     )
     play.add_argument(
         "--target", type=int, default=None, help="end the match when a total reaches this"
@@ -198,8 +201,11 @@ def _play(args: argparse.Namespace, out: Console, err: Console, stdin: TextIO) -
     if args.target is not None and args.game in option_fields().get("target", {}):
         options.setdefault("target", args.target)  # the game's own match target (DOM-11)
     game = shedkit.make(args.game, preset=args.preset, **options)
-    if args.target is None and isinstance(getattr(game.options, "target", None), int):
-        args.target = game.options.target
+    if isinstance(getattr(game.options, "target", None), int):
+        # A game with its own match target (Dominoes, DOM-11) plays to it.
+        args.target = game.options.target if args.target is None else args.target
+        args.deals = 0 if args.deals is None else args.deals
+    args.deals = 5 if args.deals is None else args.deals
     n = game.num_players
     if args.seat not in range(n):
         raise OptionError(f"--seat must be 0 to {n - 1}, not {args.seat}")
