@@ -39,10 +39,10 @@ def check_view(state: State, seat: int) -> None:
     assert view.boneyard_size == state.boneyard_left
     assert view.tile_counts == tuple(len(state.hand(s)) for s in range(state.num_players))
     assert view.legal_moves == (state.legal_moves() if seat == state.current_player else ())
-    # The only tile lists in a view are the seat's hand, its own draws and the line.
-    assert {m.tile for _, m, _, _ in view.history} - {-1} <= set(
-        m.tile for _, m, _, _ in state.history
-    )
+    # The public record of moves, with only this seat's own draws showing their tiles.
+    assert [(w, m, s) for w, m, _, s in view.history] == [(w, m, s) for w, m, _, s in state.history]
+    own = [d for w, m, d, _ in state.history if w == seat and m.kind == "draw"]
+    assert [d for w, m, d, _ in view.history if m.kind == "draw" and d >= 0] == own
     assert view.lead_tile in (-1, *view.hand)
 
 
