@@ -144,6 +144,18 @@ def test_revolution_banner_and_the_order_in_force() -> None:
     assert "1) Js  2) Ts  3) 9s" in text
 
 
+def test_pre_31_move_lists_write_runs_in_the_order_in_force() -> None:
+    game: President = shedkit.make("president", players=3)
+    hands = ["5s 5h 5d 5c 9s Ts Js 2c", "Ks 3c", "Qs 4d"]
+    state = game.new_deal(seed=1, hands=hands, dealer=2)
+    tui, out = client(game, "5s 5h 5d 5c\n" + "moves\n" + "1\n" * 50)
+    assert tui.play_deal(state)
+    text = out.getvalue()
+    # After the revolution the run 9s Ts Js is written high face first, low to high in force.
+    assert "Js Ts 9s" in text.split("REVOLUTION!")[1]
+    assert "9s Ts Js" not in text.split("REVOLUTION!")[1]
+
+
 def test_the_human_chooses_the_tax() -> None:
     game: President = shedkit.make("president", players=4, tax=True)
     state = game.new_deal(seed=2, previous_order=[0, 1, 2, 3], dealer=3)

@@ -14,6 +14,7 @@ completion over the legal moves.
 
 from __future__ import annotations
 
+import functools
 import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -203,26 +204,34 @@ def _rows(
     numbers_by_kind: Sequence[tuple[str, Sequence[int]]],
     listing: Listing,
     labels: Mapping[str, str],
+    text: Callable[[Any], str],
 ) -> Table:
     grid = Table.grid(padding=(0, 2))
     grid.add_column(style="dim", no_wrap=True)
     grid.add_column()
     for kind, numbers in numbers_by_kind:
-        items = [Text.assemble((f"{n})", "cyan"), " ", str(listing.moves[n - 1])) for n in numbers]
+        items = [Text.assemble((f"{n})", "cyan"), " ", text(listing.moves[n - 1])) for n in numbers]
         grid.add_row(labels.get(kind, kind), Columns(items, padding=(0, 2)))
     return grid
 
 
 def render_listing(
-    listing: Listing, labels: Mapping[str, str], tty: bool = False
+    listing: Listing,
+    labels: Mapping[str, str],
+    tty: bool = False,
+    text: Callable[[Any], str] = str,
 ) -> RenderableType:
-    """The numbered moves, one row per kind, with a hint when some are not listed."""
+    """The numbered moves, one row per kind, with a hint when some are not listed.
+
+    ``text`` writes a move (by default ``str``; a game may write it in the
+    order in force, say).
+    """
     rows = [(kind, range(first, last + 1)) for kind, first, last in listing.groups]
-    parts: list[RenderableType] = [_rows(rows, listing, labels)]
+    parts: list[RenderableType] = [_rows(rows, listing, labels, text)]
     if listing.hidden:
         more = sum(n for _, n in listing.hidden)
         kinds = ", ".join(f"{labels.get(k, k)} {n}" for k, n in listing.hidden)
-        example = listing.moves[listing.shown]
+        example = text(listing.moves[listing.shown])
         how = "type a move (Tab completes)" if tty else "type a move"
         parts.append(
             Text(
@@ -235,7 +244,10 @@ def render_listing(
 
 
 def full_listing(
-    listing: Listing, labels: Mapping[str, str], kind_order: Sequence[str]
+    listing: Listing,
+    labels: Mapping[str, str],
+    kind_order: Sequence[str],
+    text: Callable[[Any], str] = str,
 ) -> RenderableType:
     """Every legal move, grouped by kind, under the numbers the capped list gave them."""
     by_kind: dict[str, list[int]] = {}
@@ -243,7 +255,7 @@ def full_listing(
         by_kind.setdefault(m.kind, []).append(n)
     order = list(kind_order)
     kinds = sorted(by_kind, key=lambda k: order.index(k) if k in order else len(order))
-    return _rows([(k, sorted(by_kind[k])) for k in kinds], listing, labels)
+    return _rows([(k, sorted(by_kind[k])) for k in kinds], listing, labels, text)
 
 
 def interpret(
@@ -353,9 +365,13 @@ class MatchTUI:
         """The table as the human sees it when asked for a move."""
         return Text(f"{self.deal_label}: your turn")
 
-    def spread(self, kind: str, moves: list[Any]) -> list[Any]:
+    def spread(self, kind: str, moves: list[Any], view: Any) -> list[Any]:
         """Moves of one kind in listing order (varied first where the list is capped)."""
         return moves
+
+    def move_text(self, move: Any, view: Any) -> str:
+        """How the lists and completion write ``move`` for the human seeing ``view``."""
+        return str(move)
 
     def spell(self, move: Any) -> str:
         """The notation that names ``move`` and nothing else (for ambiguity messages)."""
@@ -426,19 +442,26 @@ class MatchTUI:
 
     # -- the human's turn --------------------------------------------------------
 
-    def number(self, legal: Sequence[Any]) -> Listing:
-        """The numbered list of ``legal``, grouped and capped the way this game wants."""
-        return number_moves(legal, self.kind_order, self.basic_kinds, self.spread)
+    def number(self, view: Any) -> Listing:
+        """The numbered list of the view's legal moves, grouped and capped for this game."""
+        return number_moves(
+            view.legal_moves,
+            self.kind_order,
+            self.basic_kinds,
+            lambda kind, moves: self.spread(kind, moves, view),
+        )
 
     def show_choices(self, view: Any, listing: Listing) -> None:
         """Print the table and the numbered moves."""
         self.console.print(self.render_turn(view))
-        self.console.print(render_listing(listing, self.kind_labels, self.tty))
+        text = functools.partial(self.move_text, view=view)
+        self.console.print(render_listing(listing, self.kind_labels, self.tty, text))
 
     def human_turn(self, state: Any, view: Any) -> Any:
         """Ask the human for a move until a legal one is given and applied; ``None``: quit."""
-        listing = self.number(view.legal_moves)
-        self.completer.words = [str(m) for m in listing.moves] + ["moves", "help", "quit"]
+        listing = self.number(view)
+        write = functools.partial(self.move_text, view=view)
+        self.completer.words = [write(m) for m in listing.moves] + ["moves", "help", "quit"]
         self.show_choices(view, listing)
         prompt = f"Your move (1-{len(listing.moves)}, notation, ? help, quit)> "
         while True:
@@ -469,7 +492,7 @@ class MatchTUI:
                 self.console.print(self.help_text, highlight=False)
                 continue
             if low == "moves":
-                self.console.print(full_listing(listing, self.kind_labels, self.kind_order))
+                self.console.print(full_listing(listing, self.kind_labels, self.kind_order, write))
                 continue
             if low == "table":
                 self.show_choices(view, listing)

@@ -253,7 +253,7 @@ class DouDizhuTUI(MatchTUI):
         super().__init__(console, game, human, agents, stream, delay)
         self.narrator = Narrator(self.short, human)
 
-    def spread(self, kind: str, moves: list[Any]) -> list[Any]:
+    def spread(self, kind: str, moves: list[Any], view: Any) -> list[Any]:
         """Kicker kinds alternate their bases, chains their lengths."""
         return _spread(kind, moves)
 

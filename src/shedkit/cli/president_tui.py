@@ -206,19 +206,14 @@ class PresidentTUI(MatchTUI):
         super().__init__(console, game, human, agents, stream, delay)
         self.narrator = Narrator(game, self.short, human)
         self.last_titles: dict[int, str] = {}
-        self.view_now: View | None = None
 
-    def spread(self, kind: str, moves: list[Any]) -> list[Any]:
+    def spread(self, kind: str, moves: list[Any], view: Any) -> list[Any]:
         """Moves of a kind from the lowest in the order in force; gives from the worst cards."""
-        view = self.view_now
-        if view is None:
-            return moves
         return sorted(moves, key=lambda m: _strength(view, m))
 
-    def human_turn(self, state: Any, view: Any) -> Any:
-        """The shared turn, with moves sorted in the order in force of this view."""
-        self.view_now = view
-        return super().human_turn(state, view)
+    def move_text(self, move: Any, view: Any) -> str:
+        """Plays written low to high in the order in force (PRE-31)."""
+        return _spelled(self.game, move, view.revolution)
 
     def start_deal(self, state: Any) -> None:
         """The dealer, the public leftover, the order, the tax, and who leads."""
