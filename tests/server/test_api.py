@@ -47,6 +47,15 @@ def test_games_list_presets_with_every_option_and_bots(client: TestClient) -> No
     }
     assert "greedy" in ddz["agents"] and ddz["default_agent"] == "greedy"
     assert "random" in games["president"]["agents"]
+    dom = {o["name"]: o for o in games["dominoes"]["options"]}
+    assert dom["partners"] == {
+        "name": "partners",
+        "kind": "choice",
+        "choices": [None, True, False],
+        "nullable": True,
+    }
+    assert dom["hand_size"] == {"name": "hand_size", "kind": "int", "nullable": True}
+    assert games["dominoes"]["presets"]["all-fives"]["variant"] == "fives"
 
 
 def test_create_list_get_join_leave(client: TestClient) -> None:

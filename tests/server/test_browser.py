@@ -69,7 +69,15 @@ def take_turn(page: Any, checked: dict[str, bool]) -> None:
         buttons = page.locator("#actions button.move")
         buttons.nth(buttons.count() - 1).click()
     else:
-        single = next((m for m in card_moves if len(m["k"]) == 1), None)
+        # A one-card (one-tile) move that no other move makes of the same selection.
+        single = next(
+            (
+                m
+                for m in card_moves
+                if len(m["k"]) == 1 and sum(x["k"] == m["k"] for x in card_moves) == 1
+            ),
+            None,
+        )
         if single is not None and not checked.get("card-click"):
             # Click one card of that key and read the preview before sending.
             page.locator(f'#hand .card[data-key="{single["k"][0]}"]').first.click()
@@ -205,3 +213,8 @@ def test_doudizhu_in_the_browser(db: str, browser: Any) -> None:
 def test_president_in_the_browser(db: str, browser: Any) -> None:
     with LiveServer(db, bot_delay=0.02) as live:
         play_deal(live, "president", 4, 2, "president", browser, restart=False)
+
+
+def test_dominoes_in_the_browser(db: str, browser: Any) -> None:
+    with LiveServer(db, bot_delay=0.02) as live:
+        play_deal(live, "dominoes", 4, 2, "dominoes", browser, restart=False)

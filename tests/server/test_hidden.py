@@ -40,9 +40,16 @@ def allowed(game: str, final: Any, record: dict[str, Any], seat: int | None, msg
     if view is None:
         return set()
     moves = len(view["history"])
+    setup = record["setup"]
+    if game == "dominoes":
+        # Played tiles are public; a seat also knows its own hand and its own draws.
+        out = {m.tile for _, m, _, _ in final.history[:moves] if m.kind in ("lead", "play")}
+        if seat is not None:
+            out |= set(setup["hands"][seat])
+            out |= {d for w, _, d, _ in final.history[:moves] if w == seat and d >= 0}
+        return out
     played = {c for _, _, cards in final.history[:moves] for c in cards}
     out = set(played)
-    setup = record["setup"]
     if seat is not None:
         out |= set(setup["hands"][seat])
     if game == "doudizhu":
@@ -54,6 +61,10 @@ def allowed(game: str, final: Any, record: dict[str, Any], seat: int | None, msg
 
 
 def names_of(game: str) -> dict[str, int]:
+    if game == "dominoes":
+        from shedkit.dominoes.combos import tile_str
+
+        return {tile_str(t): t for t in range(28)}
     if game == "doudizhu":
         from shedkit.doudizhu.combos import card_str as ddz
 
@@ -64,11 +75,19 @@ def names_of(game: str) -> dict[str, int]:
     return {pre(c): c for c in range(53)}
 
 
-@pytest.mark.parametrize(("game", "bots"), [("doudizhu", 1), ("president", 2)])
+@pytest.mark.parametrize(
+    ("game", "preset", "bots"),
+    [
+        ("doudizhu", "standard", 1),
+        ("president", "standard", 2),
+        ("dominoes", "standard", 2),
+        ("dominoes", "two-player", 0),  # a boneyard: each seat's draws are its own
+    ],
+)
 def test_no_message_of_a_full_deal_holds_a_hidden_card(
-    live: LiveServer, game: str, bots: int
+    live: LiveServer, game: str, preset: str, bots: int
 ) -> None:
-    table = live.create(game=game, bots=bots, seed=21)
+    table = live.create(game=game, preset=preset, bots=bots, seed=21)
     tid = table["id"]
     people = [live.client(tid, live.join(tid, s, f"P{s}")) for s in range(2)]
     watcher = live.client(tid)

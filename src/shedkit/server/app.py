@@ -91,6 +91,16 @@ def _option_fields(options: Any) -> list[Json]:
     for f in dataclasses.fields(options):
         hint = hints[f.name]
         field: Json = {"name": f.name, "kind": "text"}
+        arms = typing.get_args(hint)
+        if type(None) in arms and len(arms) == 2:
+            # An optional value: None means the rules' default reading (e.g. partners by count).
+            field["nullable"] = True
+            hint = next(a for a in arms if a is not type(None))
+            if hint is bool:
+                field["kind"] = "choice"
+                field["choices"] = [None, True, False]
+                out.append(field)
+                continue
         if hint is bool:
             field["kind"] = "bool"
         elif hint is int:

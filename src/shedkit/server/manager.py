@@ -194,7 +194,11 @@ class TableRuntime:
     def new_match(self) -> None:
         """A fresh match (totals at zero) seeded from the table seed and the match number."""
         seed = derive_seed(self.seed, "match", self.match_no)
-        self.match = Match(self.game, seed=seed, deals=self.deals, target=self.target)
+        # A game whose rules set the match's target (Dominoes, DOM-11) plays to it.
+        target = (
+            self.target if self.target is not None else getattr(self.game.options, "target", None)
+        )
+        self.match = Match(self.game, seed=seed, deals=self.deals, target=target)
         self.agents = {}
 
     def agent(self, seat: int) -> Agent:
@@ -261,7 +265,7 @@ class TableRuntime:
         return {
             **self.summary(),
             "options": self.all_options,
-            "target": self.target,
+            "target": self.match.target,
             "totals": list(self.match.totals),
             "deals_played": self.match.deals_played,
             "deal_number": self.deal_counter,

@@ -15,6 +15,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
+from shedkit.dominoes.combos import END_NAMES
+from shedkit.dominoes.combos import tile_str as dom_tile_str
+from shedkit.dominoes.view import View as DominoesView
 from shedkit.doudizhu.combos import RANK_CHARS as DDZ_RANKS
 from shedkit.doudizhu.combos import card_rank as ddz_rank
 from shedkit.doudizhu.combos import card_str as ddz_card_str
@@ -122,10 +125,67 @@ def _president(view: PresidentView) -> Json:
     }
 
 
+def _dom_tiles(tiles: Sequence[int], max_pips: int) -> list[Json]:
+    return [{"c": t, "t": dom_tile_str(t, max_pips), "k": t} for t in tiles]
+
+
+def _dominoes(view: DominoesView) -> Json:
+    """Dominoes: hand, tile counts, boneyard size, the line, open ends and the count."""
+    opts = view.options
+    pips = opts.max_pips
+    last_by_seat: dict[int, str] = {}
+    for seat, move, _, _ in view.history:
+        last_by_seat[seat] = str(move)
+    history = []
+    for seat, move, drawn, points in view.history:
+        # A seat's own draws show the tile drawn; other seats' draws never do.
+        tile = move.tile if move.tile >= 0 else drawn
+        cards = _dom_tiles([tile], pips) if tile >= 0 else []
+        history.append({"seat": seat, "move": str(move), "cards": cards, "points": points})
+    line = view.line
+    return {
+        "game": "dominoes",
+        "seat": view.seat,
+        "num_players": view.num_players,
+        "phase": view.phase,
+        "current_player": view.current_player,
+        "is_over": view.is_over,
+        "hand": _dom_tiles(view.hand, pips),
+        "cards_left": list(view.tile_counts),
+        "boneyard": view.boneyard_size,
+        "leader": view.leader,
+        "lead_tile": None if view.lead_tile < 0 else _dom_tiles([view.lead_tile], pips)[0],
+        "ends": {END_NAMES[i]: v for i, v in enumerate(view.board[:4]) if v >= 0},
+        "count": view.count,
+        "variant": opts.variant,
+        "teams": opts.teams,
+        "target": opts.target,
+        "line": {
+            "main": [list(t) for t in line.main],
+            "spinner": line.spinner,
+            "up": [list(t) for t in line.up],
+            "down": [list(t) for t in line.down],
+        },
+        "trick": [{"seat": s, "move": str(m)} for s, m, _, _ in view.history[-view.num_players :]],
+        "last_by_seat": {str(s): m for s, m in last_by_seat.items()},
+        "history": history,
+        "legal": [
+            {"m": str(m), "k": [m.tile] if m.tile >= 0 else [], "kind": m.kind}
+            for m in view.legal_moves
+        ],
+        "scores": list(view.scores),
+        "end_reason": view.end_reason,
+        "winner": view.winner,
+        "pips": list(view.pips),
+        "returns": list(view.returns),
+    }
+
+
 #: Serialisers by game name; a new game adds one entry (and a renderer in the client).
 SERIALIZERS: Final[dict[str, Serializer]] = {
     "doudizhu": _doudizhu,
     "president": _president,
+    "dominoes": _dominoes,
 }
 
 

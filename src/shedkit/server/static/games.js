@@ -60,3 +60,45 @@ SK.renderers.president = {
       `${SK.seatName(table, s)} (${view.titles[String(s)]})`).join(", ");
   },
 };
+
+SK.renderers.dominoes = {
+  title: "Dominoes",
+  unit: "tiles",
+  badge(view, seat) {
+    const parts = [];
+    if (view.teams) parts.push(seat % 2 === 0 ? "Team A (seats 1+3)" : "Team B (seats 2+4)");
+    if (view.leader === seat && !view.line.main.length) parts.push("Leads");
+    return parts.join(" · ");
+  },
+  lineText(line) {
+    // The line left to right; a spinner's cross arms after it.
+    const tile = (t) => `[${t[0]}|${t[1]}]`;
+    let text = line.main.map(tile).join("");
+    if (line.up.length) text += "   up: " + line.up.map(tile).join("");
+    if (line.down.length) text += "   down: " + line.down.map(tile).join("");
+    return text || "(empty: the leader plays first)";
+  },
+  panel(view, table) {
+    const h = SK.h;
+    const ends = Object.entries(view.ends).map(([name, pips]) => `${name} ${pips}`).join(" · ");
+    const rows = [
+      h("div.fact", {}, "Phase: ", h("b", {}, view.phase), ` · ${view.variant} game · boneyard: ${view.boneyard} tiles`),
+      h("div.fact.line", {}, "Line: ", h("code", {}, this.lineText(view.line))),
+      h("div.fact.ends", {}, "Open ends: ", h("b", {}, ends || "none yet"),
+        view.variant === "fives" ? [" · Count: ", h("b.count", {}, String(view.count))] : null),
+      h("div.fact", {}, "Points this hand: ", view.scores.map((p, i) => `${SK.seatName(table, i)} ${p}`).join(", "),
+        ` · match to ${view.target}`),
+    ];
+    if (view.lead_tile) rows.push(h("div.fact", {}, "You lead with ", SK.miniCards([view.lead_tile])));
+    return rows;
+  },
+  result(view, table) {
+    // The winner is a side: a team with partners, else a seat.
+    const side = (w) => (view.teams ? (w === 0 ? "Team A" : "Team B") : SK.seatName(table, w));
+    let how;
+    if (view.end_reason !== "blocked") how = `${side(view.winner)} went out (domino)`;
+    else if (view.winner === null) how = "The line is blocked: a tie, no points";
+    else how = `The line is blocked: ${side(view.winner)} has the fewest pips`;
+    return `${how}. Pips left: ` + view.pips.map((p, i) => `${SK.seatName(table, i)} ${p}`).join(", ") + ".";
+  },
+};

@@ -52,8 +52,8 @@
       const value = values[o.name];
       let input;
       if (o.kind === "bool") input = h("input", { type: "checkbox", checked: !!value });
-      else if (o.kind === "choice") input = h("select", {}, o.choices.map((c) => h("option", { value: JSON.stringify(c), selected: c === value }, String(c))));
-      else if (o.kind === "int") input = h("input", { type: "number", value: value });
+      else if (o.kind === "choice") input = h("select", {}, o.choices.map((c) => h("option", { value: JSON.stringify(c), selected: c === value }, c === null ? "default" : String(c))));
+      else if (o.kind === "int") input = h("input", { type: "number", value: value === null ? "" : value, placeholder: o.nullable ? "default" : "" });
       else input = h("input", { value: value === null ? "" : value });
       input.dataset.option = o.name;
       input.dataset.kind = o.kind;
@@ -72,7 +72,7 @@
       let value;
       if (input.dataset.kind === "bool") value = input.checked;
       else if (input.dataset.kind === "choice") value = JSON.parse(input.value);
-      else if (input.dataset.kind === "int") value = parseInt(input.value, 10);
+      else if (input.dataset.kind === "int") value = input.value === "" ? null : parseInt(input.value, 10);
       else value = input.value;
       if (JSON.stringify(value) !== JSON.stringify(base[name])) out[name] = value;
     }
@@ -92,6 +92,8 @@
     const game = gameOf();
     SK.fill($("preset"), ...Object.keys(game.presets).map((p) => h("option", { value: p }, p)));
     SK.fill($("bot"), ...game.agents.map((a) => h("option", { value: a, selected: a === game.default_agent }, a)));
+    // A game with its own target score (Dominoes) plays to it: no deal limit by default.
+    $("deals").value = game.options.some((o) => o.name === "target") ? "" : "5";
     showOptions();
   }
 

@@ -99,7 +99,7 @@
       return h("div.seat" + (turn ? ".turn" : "") + (i === you ? ".mine" : ""), { dataset: { seat: i } },
         h("div.seat-name", {}, SK.seatName(table, i), s.connected || !s.taken ? "" : " ·offline"),
         view ? h("div.seat-badge", {}, renderer.badge(view, i)) : null,
-        view ? h("div.seat-count", {}, `${view.cards_left[i]} cards`) : null,
+        view ? h("div.seat-count", {}, `${view.cards_left[i]} ${renderer.unit || "cards"}`) : null,
         view && view.last_by_seat[String(i)] ? h("div.seat-last", {}, view.last_by_seat[String(i)]) : null,
         h("div.seat-score", {}, `score ${table.totals[i]}`));
     }));
@@ -170,7 +170,7 @@
     const found = candidates(view);
     let preview = "";
     if (view.current_player !== you) preview = selected.size ? "Not your turn yet." : "";
-    else if (!selected.size) preview = view.legal.some((m) => m.k.length) ? "Select cards to play." : "";
+    else if (!selected.size) preview = view.legal.some((m) => m.k.length) ? `Select ${SK.renderers[view.game].unit || "cards"} to play.` : "";
     else if (!found.length) preview = "The selection is not a legal move.";
     else {
       preview = found.length === 1 ? `Play: ${found[0].m}` : "This selection reads as:";
