@@ -122,7 +122,7 @@ class Player:
 async def load(args: argparse.Namespace, base: str) -> dict[str, Any]:
     limits = httpx.Limits(max_connections=20)
     async with httpx.AsyncClient(base_url=base, timeout=30, limits=limits) as http:
-        players_per_table = {"doudizhu": 3, "president": 4}[args.game]
+        players_per_table = {"doudizhu": 3, "president": 4, "dominoes": 4}[args.game]
         for _ in range(args.tables):
             r = await http.post(
                 "/api/tables",
@@ -173,7 +173,7 @@ def main() -> int:
     parser.add_argument("--clients", type=int, default=50, help="WebSocket players")
     parser.add_argument("--seconds", type=float, default=30.0, help="measured time")
     parser.add_argument("--bot-delay", type=float, default=0.5, help="seconds a bot waits")
-    parser.add_argument("--game", default="doudizhu", choices=["doudizhu", "president"])
+    parser.add_argument("--game", default="doudizhu", choices=["doudizhu", "president", "dominoes"])
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--db", default=None, help="SQLAlchemy URL (default: a temporary file)")
     args = parser.parse_args()

@@ -131,3 +131,26 @@ def test_after_a_restart_a_player_who_does_not_return_is_played_for(db: str) -> 
         assert back.state is not None and back.state["you"] == 0
         assert not table.seats[0].away
         back.close()
+
+
+def test_restart_mid_hand_of_dominoes(db: str) -> None:
+    with LiveServer(db) as live:
+        tid = live.create(game="dominoes", preset="two-player", seed=6)["id"]
+        tokens = [live.join(tid, 0, "Ana"), live.join(tid, 1, "Bo")]
+        clients = [live.client(tid, t) for t in tokens]
+        play_until(live, tid, clients, lambda t: len(t.state.record()["moves"]) >= 6)
+        table = live.table(tid)
+        record = table.state.record()
+        views = [seen(live.manager.state_message(table, s)) for s in (0, 1, None)]
+        for c in clients:
+            c.close()
+    with LiveServer(db) as live:
+        table = live.table(tid)
+        assert table.state.record() == record
+        assert [seen(live.manager.state_message(table, s)) for s in (0, 1, None)] == views
+        assert table.match.target == 100  # the game's own target (DOM-11)
+        clients = [live.client(tid, t) for t in tokens]
+        play_until(live, tid, clients, lambda t: t.status != "playing", timeout=120)
+        assert len(live.http.get(f"/api/tables/{tid}/deals").json()) == 1
+        for c in clients:
+            c.close()
