@@ -2,5 +2,7 @@
 
 from shedkit.agents.base import AGENTS, Agent, RandomAgent, make_agent, register_agent
 from shedkit.agents.greedy_doudizhu import GreedyDouDizhu
+from shedkit.agents.rlcard_rule import RLCardRuleAgent  # registered when rlcard imports
 
 __all__ = ["AGENTS", "Agent", "GreedyDouDizhu", "RandomAgent", "make_agent", "register_agent"]
+__all__ += ["RLCardRuleAgent"]
