@@ -18,6 +18,7 @@ from rich.console import Console
 
 import shedkit
 from shedkit.agents import AGENTS, Agent, make_agent
+from shedkit.arena.cli import add_arena_parser, run_arena
 from shedkit.core.errors import OptionError, RecordError, ShedkitError
 from shedkit.core.match import Match
 from shedkit.core.records import load_record
@@ -112,6 +113,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     replay.add_argument("file", help="a record written by 'shedkit play' (deal-NNNN.json)")
     replay.add_argument("--step", action="store_true", help="wait for Enter between moves")
+    add_arena_parser(sub)
     return parser
 
 
@@ -201,6 +203,8 @@ def main(argv: list[str] | None = None) -> int:
             return _play(args, out, err, stdin)
         if args.command == "replay":
             return _replay(args, out, err, stdin)
+        if args.command == "arena":
+            return run_arena(args, out, err)
         parser.print_help()
         return 2
     except ShedkitError as error:
