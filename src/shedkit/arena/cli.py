@@ -60,6 +60,9 @@ def add_arena_parser(sub: Any) -> argparse.ArgumentParser:
 
 def print_results(out: Console, results: dict[str, Any]) -> None:
     """The statistics and ratings as tables."""
+    if not out.is_terminal and out.width < 100:
+        # Into a file or a pipe, the tables keep every digit rather than fit 80 columns.
+        out = Console(file=out.file, width=100, highlight=False)
     table = Table(
         title=(
             f"{results['game']}: {results['deals']} deals x {len(results['arrangements'])} "
@@ -80,7 +83,7 @@ def print_results(out: Console, results: dict[str, Any]) -> None:
                 f"{row['wp']:.3f}",
                 f"{row['wp_ci'][0]:.3f}–{row['wp_ci'][1]:.3f}",
                 f"{row['score']:.3f}",
-                f"{row['score_ci'][0]:.3f}–{row['score_ci'][1]:.3f}",
+                f"{row['score_ci'][0]:.2f} to {row['score_ci'][1]:.2f}",
             )
     out.print(table)
     ratings = Table(title="openskill ratings (Plackett-Luce)")
