@@ -25,6 +25,7 @@ extra); ``rlcard`` itself is imported on first use.
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import random
 from typing import TYPE_CHECKING, Any
@@ -61,11 +62,10 @@ class RLCardRuleAgent:
     def __init__(self, game: DouDizhu | None = None, seed: int = 0) -> None:
         if game is not None and (game.options.players != 3):
             raise OptionError("rlcard-rule plays three-player Dou Di Zhu only (RLCard's game)")
-        from rlcard.games.doudizhu.utils import CARD_TYPE
         from rlcard.models.doudizhu_rule_models import DouDizhuRuleAgentV1
 
         self._agent = DouDizhuRuleAgentV1()
-        self._known: frozenset[str] = frozenset(CARD_TYPE[0])
+        self._types = _card_types()
         self.rng = random.Random(seed)
 
     def act(self, view: View) -> Move:
@@ -84,13 +84,13 @@ class RLCardRuleAgent:
             by_string.setdefault(rlcard_string(m), m)
         trace = [(seat, rlcard_string(m)) for seat, m, _ in view.history[len(view.bids) :]]
         target = view.last_play
-        if target is not None and rlcard_string(target) not in self._known:
+        if target is not None and rlcard_string(target) not in self._types:
             return self._unknown_target(view, legal)
         hand = "".join(sorted((RANK_CHARS[card_rank(c)] for c in view.hand), key=RANK_CHARS.index))
         raw = {
             "current_hand": hand,
             "trace": trace,
-            "actions": [a for a in by_string if a in self._known or a == "pass"],
+            "actions": [a for a in by_string if a in self._types or a == "pass"],
             "landlord": view.landlord,
             "self": view.seat,
         }
@@ -102,6 +102,8 @@ class RLCardRuleAgent:
         return move
 
     def _call(self, state: dict[str, Any]) -> Any:
+        if not self._may_draw(state["raw_obs"]):
+            return self._agent.step(state)
         import numpy as np
 
         saved = np.random.get_state()
@@ -111,6 +113,15 @@ class RLCardRuleAgent:
         finally:
             np.random.set_state(saved)
 
+    def _may_draw(self, raw: dict[str, Any]) -> bool:
+        """Whether the model reaches its random fallback: following, with no play of the type."""
+        trace = raw["trace"]
+        if not trace or (len(trace) >= 3 and trace[-1][1] == "pass" and trace[-2][1] == "pass"):
+            return False
+        target = trace[-1][1] if trace[-1][1] != "pass" else trace[-2][1]
+        kind = self._types[target]
+        return not any(a != "pass" and self._types[a] == kind for a in raw["actions"])
+
     def _unknown_target(self, view: View, legal: tuple[Move, ...]) -> Move:
         partner = view.is_partner(view.last_player)
         plays = [m for m in legal if m.kind != "pass"] or list(legal)
@@ -118,6 +129,14 @@ class RLCardRuleAgent:
         if passes and (partner or not plays):
             return passes[0]
         return min(plays, key=lambda m: (m.is_bomb, m.rank))
+
+
+@functools.cache
+def _card_types() -> dict[str, str]:
+    """RLCard's card strings with the first type it gives each (read once per process)."""
+    from rlcard.games.doudizhu.utils import CARD_TYPE
+
+    return {cards: types[0][0] for cards, types in CARD_TYPE[0].items()}
 
 
 if rlcard_available():

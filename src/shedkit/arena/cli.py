@@ -24,7 +24,7 @@ def add_arena_parser(sub: Any) -> argparse.ArgumentParser:
         description=(
             "Duplicate tournament: every deal is played under every arrangement of the agents "
             "in the seats (in Dou Di Zhu the landlord seat rotates with the deal, stake 1). "
-            "Prints win proportions with 95%% Wilson intervals, mean scores with 95%% "
+            "Prints win proportions with 95% Wilson intervals, mean scores with 95% "
             "bootstrap intervals and openskill ratings."
         ),
     )
