@@ -204,6 +204,9 @@ def test_four_player_preset_and_options(
         (["--seat", "3"], ["--seat must be 0 to 2"]),
         (["--bots", "clever"], ["unknown bots 'clever'", "random"]),
         (["--deals", "-1"], ["deals must be at least 1"]),
+        (["--tax"], ["unknown doudizhu option(s) tax", "valid options:"]),
+        (["--players", "5"], ["'players' must be one of 3, 4, not 5"]),
+        (["--spring", "never"], ["'standard', 'any_player', 'off'"]),
     ],
 )
 def test_bad_settings_exit_2_with_the_valid_names(
@@ -400,3 +403,26 @@ def test_default_records_folder_is_named_after_the_seed(
     (folder,) = (tmp_path / "records").iterdir()
     assert folder.name.endswith(f"-seed{seed}")
     assert list(folder.glob("deal-*.json"))
+
+
+def test_option_flags_come_from_the_games_options(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    argv = play_args(tmp_path, "--bots", "random", "--players", "4", "--pass-is-final")
+    argv += ["--first-bidder", "rotate", "--no-kickers-may-repeat"]
+    code, _, err = run(monkeypatch, capsys, argv, "1\n" * 5000)
+    assert code == 0, err
+    options = load_record(sorted(tmp_path.glob("*.json"))[0])["options"]
+    assert options["players"] == 4
+    assert options["pass_is_final"] is True
+    assert options["first_bidder"] == "rotate"
+    assert options["kickers_may_repeat"] is False
+
+
+def test_help_lists_every_games_options(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = run(monkeypatch, capsys, ["play", "--help"])
+    assert code == 0
+    for flag in ("--pass-is-final", "--spring", "--tax", "--eight-stops", "--rank-order"):
+        assert flag in out

@@ -1,32 +1,27 @@
 """Dou Di Zhu in the terminal: the table as the human's seat sees it, the bots' moves, replays.
 
-While a deal is on, everything drawn comes from ``state.view(human_seat)``, so
-the screen never shows a bot's hidden cards; the hands left over are shown only
-once the deal is over. Input goes through :func:`read_line`, which reads from
-any text stream: the tests drive whole matches through a ``StringIO``, and on a
-terminal it uses ``input()`` so that stdlib ``readline`` gives line editing and
-tab completion over the legal moves.
+The match loop, input and the numbered move list are shared by every game
+(:mod:`shedkit.cli.common`); this module says how a Dou Di Zhu table looks:
+roles, the auction, the stake and multiplier, the kitty once revealed, the
+hand grouped by rank.
 """
 
 from __future__ import annotations
 
 import itertools
-import sys
-import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from rich import box
-from rich.columns import Columns
 from rich.console import Console, Group, RenderableType
 from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
-from rich.text import Text
 
 from shedkit.agents.base import Agent
-from shedkit.core.errors import IllegalMoveError, InvalidMoveError
+from shedkit.cli import common
+from shedkit.cli.common import LIST_CAP, Listing, MatchTUI, signed, step_through, verb
 from shedkit.core.match import DealResult, Match
 from shedkit.core.records import replay as replay_record
 from shedkit.doudizhu.combos import KINDS, RANK_CHARS, Move, card_rank, card_str
@@ -35,20 +30,15 @@ from shedkit.doudizhu.view import View
 
 __all__ = [
     "LIST_CAP",
+    "TUI",
     "DouDizhuTUI",
-    "Listing",
-    "MoveCompleter",
     "Narrator",
     "cards_text",
     "group_ranks",
     "interpret",
     "number_moves",
-    "read_line",
     "replay_deal",
 ]
-
-#: How many moves the numbered list shows at most; the rest are typed (or tab-completed).
-LIST_CAP = 40
 
 # Display order of the move kinds: cheap shapes first, bombs last since they cost the most.
 _KIND_ORDER = (*(k for k in KINDS if k not in ("bomb", "rocket")), "bomb", "rocket")
@@ -101,84 +91,7 @@ def cards_text(cards: Iterable[int]) -> str:
     return " ".join(card_str(c) for c in sort_cards(list(cards)))
 
 
-# -- reading input --------------------------------------------------------------
-
-
-def read_line(prompt: str, stream: TextIO, console: Console) -> str | None:
-    """One line from ``stream`` without its line end; ``None`` at the end of input.
-
-    On an interactive stdin this is ``input()``, so that ``readline`` edits and
-    completes the line. From any other stream (a pipe, a test's ``StringIO``)
-    the line is echoed after the prompt, which keeps a transcript readable.
-    """
-    if stream is sys.stdin and stream.isatty():
-        try:
-            return input(prompt)
-        except EOFError:
-            console.print()
-            return None
-    console.print(prompt, end="", markup=False, highlight=False)
-    line = stream.readline()
-    if not line:
-        console.print()
-        return None
-    line = line.rstrip("\r\n")
-    console.print(line, markup=False, highlight=False)
-    return line
-
-
-class MoveCompleter:
-    """A ``readline`` completer over the current legal moves (case-insensitive)."""
-
-    def __init__(self) -> None:
-        self.words: list[str] = []
-        self._matches: list[str] = []
-
-    def __call__(self, text: str, index: int) -> str | None:
-        if index == 0:
-            low = text.lower()
-            self._matches = [w for w in self.words if w.lower().startswith(low)]
-        return self._matches[index] if index < len(self._matches) else None
-
-    def install(self) -> bool:
-        """Make this readline's completer; ``False`` where there is no readline."""
-        try:
-            import readline
-        except ImportError:  # Windows without pyreadline: plain input still works
-            return False
-        readline.set_completer(self)
-        # Moves contain '+' and ':', which readline splits words on by default.
-        readline.set_completer_delims(" \t\n")
-        if "libedit" in (readline.__doc__ or ""):
-            readline.parse_and_bind("bind ^I rl_complete")
-        else:
-            readline.parse_and_bind("tab: complete")
-        return True
-
-
 # -- the numbered list of moves -------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Listing:
-    """The legal moves numbered from 1; the first ``shown`` are listed, grouped by kind.
-
-    Moves past ``shown`` keep their numbers (typing one works) but are not
-    printed, so a lead with hundreds of moves stays one screen.
-    """
-
-    moves: tuple[Move, ...]
-    shown: int
-    groups: tuple[tuple[str, int, int], ...]  # (kind, first number, last number) listed
-    hidden: tuple[tuple[str, int], ...]  # (kind, how many not listed)
-
-    def option(self, number: int) -> Move | None:
-        """The move numbered ``number``, or ``None``."""
-        return self.moves[number - 1] if 1 <= number <= len(self.moves) else None
-
-
-def _kind_key(kind: str) -> int:
-    return _KIND_ORDER.index(kind) if kind in _KIND_ORDER else len(_KIND_ORDER)
 
 
 def _spread(kind: str, moves: list[Move]) -> list[Move]:
@@ -206,21 +119,6 @@ def _spread(kind: str, moves: list[Move]) -> list[Move]:
 # or the rocket behind a wall of kicker variants would hide the moves that matter.
 _BASIC_KINDS = frozenset({"pass", "bid", "solo", "pair", "trio", "bomb", "rocket"})
 
-#: Slots the combinatorial kinds (kickers, chains) get at least, however many basic moves.
-_MIN_COMBO_SLOTS = 16
-
-
-def _share(counts: Sequence[int], cap: int) -> list[int]:
-    """Split ``cap`` list slots among kinds: small kinds in full, the rest evenly."""
-    out = [0] * len(counts)
-    left = cap
-    order = sorted(range(len(counts)), key=lambda i: counts[i])
-    for j, i in enumerate(order):
-        give = min(counts[i], max(1, left // (len(counts) - j)))
-        out[i] = give
-        left = max(0, left - give)
-    return out
-
 
 def number_moves(legal: Sequence[Move], cap: int = LIST_CAP) -> Listing:
     """Number ``legal`` for the list: grouped by kind, at most about ``cap`` listed.
@@ -228,102 +126,26 @@ def number_moves(legal: Sequence[Move], cap: int = LIST_CAP) -> Listing:
     Solos, pairs, trios and bombs are listed in full; the kinds with kickers and
     the chains share what is left of ``cap``, each showing a varied sample.
     """
-    by_kind: dict[str, list[Move]] = {}
-    for m in legal:
-        by_kind.setdefault(m.kind, []).append(m)
-    kinds = sorted(by_kind, key=_kind_key)
-    ordered = [_spread(k, by_kind[k]) for k in kinds]
-    if len(legal) <= cap + cap // 4:
-        # Hiding a handful of moves saves no screen and only sends the player to 'moves'.
-        cap = len(legal)
-    basic = sum(len(ms) for k, ms in zip(kinds, ordered, strict=True) if k in _BASIC_KINDS)
-    combos = [i for i, k in enumerate(kinds) if k not in _BASIC_KINDS]
-    shares = _share([len(ordered[i]) for i in combos], max(cap - basic, _MIN_COMBO_SLOTS))
-    quota = [len(ms) for ms in ordered]
-    for i, q in zip(combos, shares, strict=True):
-        quota[i] = q
-    numbered: list[Move] = []
-    groups: list[tuple[str, int, int]] = []
-    for kind, ms, q in zip(kinds, ordered, quota, strict=True):
-        groups.append((kind, len(numbered) + 1, len(numbered) + q))
-        numbered += ms[:q]
-    shown = len(numbered)
-    hidden: list[tuple[str, int]] = []
-    for kind, ms, q in zip(kinds, ordered, quota, strict=True):
-        numbered += ms[q:]
-        if len(ms) > q:
-            hidden.append((kind, len(ms) - q))
-    return Listing(tuple(numbered), shown, tuple(groups), tuple(hidden))
+    return common.number_moves(legal, _KIND_ORDER, _BASIC_KINDS, _spread, cap)
 
 
-def render_listing(listing: Listing, tty: bool = False) -> RenderableType:
-    """The numbered moves, one row per kind, with a hint when some are not listed."""
-    grid = Table.grid(padding=(0, 2))
-    grid.add_column(style="dim", no_wrap=True)
-    grid.add_column()
-    for kind, first, last in listing.groups:
-        items = [
-            Text.assemble((f"{n})", "cyan"), " ", str(listing.moves[n - 1]))
-            for n in range(first, last + 1)
-        ]
-        grid.add_row(_KIND_LABELS.get(kind, kind), Columns(items, padding=(0, 2)))
-    parts: list[RenderableType] = [grid]
-    if listing.hidden:
-        more = sum(n for _, n in listing.hidden)
-        kinds = ", ".join(f"{_KIND_LABELS.get(k, k)} {n}" for k, n in listing.hidden)
-        example = next(m for m in listing.moves[listing.shown :])
-        how = "type a move (Tab completes)" if tty else "type a move"
-        parts.append(
-            Text(
-                f"… and {more} more not listed ({kinds}): {how}, e.g. {example}; "
-                "'moves' lists them all",
-                style="dim",
-            )
-        )
-    return Group(*parts)
+def _spell(move: Move) -> str:
+    return f"{move.kind}:{move}"
 
 
 def interpret(text: str, listing: Listing, game: DouDizhu, state: State) -> Move | str:
     """The move ``text`` asks for, or a one-line message saying why it names none.
 
-    A number picks from the list and ``#N`` always does. A bare number that is
-    also a legal play (``5``, ``33``, ``10``) is ambiguous, and the message says
-    how to write each reading, rather than guessing and playing the wrong cards.
-    The move returned may still be illegal: applying it says why.
+    A bare number that is also a legal play (``5``, ``33``, ``10``) is
+    ambiguous; the message says how to write each reading.
     """
-    s = text.strip()
-    count = len(listing.moves)
-    if s.startswith("#"):
-        number = s[1:].strip()
-        picked = listing.option(int(number)) if number.isdigit() else None
-        if picked is None:
-            return f"{s!r} is not an option; options are #1 to #{count}"
-        return picked
-    option = listing.option(int(s)) if s.isdigit() else None
-    try:
-        move = game.parse_move(s, state)
-    except InvalidMoveError as err:
-        if option is not None:
-            return option
-        if s.isdigit():
-            return f"{s} is not an option (1 to {count})"
-        return str(err)
-    legal = state.legal_moves()
-    if option is not None:
-        if move == option or move not in legal:
-            return option
-        return (
-            f"{s!r} is ambiguous: type #{s} for option {s} ({option}), "
-            f"or {move.kind}:{move} to play {move}"
-        )
-    return move
+    choice: Move | str = common.interpret(
+        text, listing, lambda s: game.parse_move(s, state), state.legal_moves(), _spell
+    )
+    return choice
 
 
 # -- narration and the trick ----------------------------------------------------
-
-
-def _verb(you: bool, plain: str, third: str) -> str:
-    return plain if you else third
 
 
 @dataclass
@@ -358,11 +180,11 @@ class Narrator:
         you = seat == self.human
         who = self.names[seat]
         if move.kind == "pass":
-            text = f"{who} {_verb(you, 'pass', 'passes')}"
+            text = f"{who} {verb(you, 'pass', 'passes')}"
         elif move.kind == "bid":
-            text = f"{who} {_verb(you, 'bid', 'bids')} [bold]{move.rank}[/]"
+            text = f"{who} {verb(you, 'bid', 'bids')} [bold]{move.rank}[/]"
         else:
-            text = f"{who} {_verb(you, 'play', 'plays')} [bold]{escape(str(move))}[/]"
+            text = f"{who} {verb(you, 'play', 'plays')} [bold]{escape(str(move))}[/]"
             if self.show_cards:
                 text += f"  [dim]({cards_text(cards)})[/]"
             if move.is_bomb:
@@ -373,8 +195,8 @@ class Narrator:
             lord_you = lord == self.human
             kitty = group_ranks(after.kitty or ())
             out.append(
-                f"[bold yellow]{self.names[lord]} {_verb(lord_you, 'are', 'is')} the landlord[/] "
-                f"at stake {after.stake} and {_verb(lord_you, 'take', 'takes')} "
+                f"[bold yellow]{self.names[lord]} {verb(lord_you, 'are', 'is')} the landlord[/] "
+                f"at stake {after.stake} and {verb(lord_you, 'take', 'takes')} "
                 f"the kitty: [bold]{kitty}[/]"
             )
         if after.thrown_in:
@@ -389,11 +211,11 @@ class Narrator:
             lead = after.current_player
             lead_you = lead == self.human
             out.append(
-                f"[dim]{self.names[lead]} {_verb(lead_you, 'win', 'wins')} the trick "
-                f"and {_verb(lead_you, 'lead', 'leads')}.[/]"
+                f"[dim]{self.names[lead]} {verb(lead_you, 'win', 'wins')} the trick "
+                f"and {verb(lead_you, 'lead', 'leads')}.[/]"
             )
         if after.phase == "over" and after.winner == seat:
-            out.append(f"[bold]{who} {_verb(you, 'go', 'goes')} out![/]")
+            out.append(f"[bold]{who} {verb(you, 'go', 'goes')} out![/]")
         elif move.size and after.phase == "play" and not you and after.cards_left[seat] <= 2:
             left = after.cards_left[seat]
             out.append(f"[bold magenta]{who} has {left} card{'s' if left > 1 else ''} left![/]")
@@ -406,36 +228,18 @@ def _role(view: View, seat: int) -> str:
     return "[bold yellow]landlord[/]" if seat == view.landlord else "peasant"
 
 
-def _signed(value: int) -> str:
-    if value > 0:
-        return f"[green]+{value}[/]"
-    if value < 0:
-        return f"[red]{value}[/]"
-    return "0"
-
-
 # -- playing a match ------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class DealSummary:
-    """One finished deal, for the score table."""
+class DouDizhuTUI(MatchTUI):
+    """Plays a Dou Di Zhu match in the terminal: one human seat, bots in the others."""
 
-    number: int
-    thrown_in: bool
-    landlord: int | None
-    stake: int
-    bombs: int
-    spring: bool
-    returns: tuple[int, ...]
-
-
-class DouDizhuTUI:
-    """Plays a match in the terminal: one human seat, bots in the others.
-
-    ``agents`` maps each bot seat to its agent. ``delay`` pauses after each bot
-    move so that a person can follow the play; tests leave it at 0.
-    """
+    title = "Dou Di Zhu"
+    help_text = HELP_TEXT
+    kind_order = _KIND_ORDER
+    kind_labels = _KIND_LABELS
+    basic_kinds = _BASIC_KINDS
+    score_columns = ("Landlord", "Bid", "Bombs", "Spring")
 
     def __init__(
         self,
@@ -446,89 +250,32 @@ class DouDizhuTUI:
         stream: TextIO,
         delay: float = 0.0,
     ) -> None:
-        self.console = console
-        self.game = game
-        self.human = human
-        self.agents = agents
-        self.stream = stream
-        self.delay = delay
-        n = game.num_players
-        self.names = [
-            "You" if s == human else f"Bot {s} ({getattr(agents[s], 'name', 'bot')})"
-            for s in range(n)
-        ]
-        self.short = ["You" if s == human else f"Bot {s}" for s in range(n)]
+        super().__init__(console, game, human, agents, stream, delay)
         self.narrator = Narrator(self.short, human)
-        self.summaries: list[DealSummary] = []
-        self.tty = stream is sys.stdin and stream.isatty()
-        self.completer = MoveCompleter()
-        if self.tty:
-            self.completer.install()
-        self.deal_label = ""
 
-    # -- the match ---------------------------------------------------------------
+    def spread(self, kind: str, moves: list[Any], view: Any) -> list[Any]:
+        """Kicker kinds alternate their bases, chains their lengths."""
+        return _spread(kind, moves)
 
-    def play_match(self, match: Match) -> bool:
-        """Play deals until the match is over; ``False`` if the human quit first."""
-        while not match.is_over:
-            number = match.deals_played + 1
-            redeal = bool(match.results) and match.results[-1].thrown_in
-            state = match.next_deal()
-            of = f" of {match.deals}" if match.deals is not None else ""
-            self.deal_label = f"Deal {number}{of}"
-            self.console.rule(f"[bold]{self.deal_label}[/]" + (" (dealt again)" if redeal else ""))
-            if not self.play_deal(state):
-                return False
-            result = match.finish_deal(state)
-            self.show_deal_end(state, result, match)
-            if self.tty and not match.is_over:
-                # Otherwise the next deal's screen scrolls the result away at once.
-                answer = read_line(
-                    "Enter for the next deal, q to quit> ", self.stream, self.console
-                )
-                if answer is None or answer.strip().lower() in ("q", "quit", "exit"):
-                    return False
-        self.show_match_end(match)
-        return True
+    def spell(self, move: Any) -> str:
+        """A kind prefix names one reading of cards that read two ways."""
+        return _spell(move)
 
-    def play_deal(self, state: State) -> bool:
-        """Play one deal to its end; ``False`` if the human quit."""
+    def quit_conflict(self, listing: Listing) -> tuple[str, str] | None:
+        """``q`` is also the queen."""
+        return ("the queen Q", "Q") if any(str(m) == "Q" for m in listing.moves) else None
+
+    def start_deal(self, state: Any) -> None:
+        """Say who bids first."""
         self.narrator.reset()
-        view = state.view(self.human)
-        first = view.first_bidder
-        self.console.print(
-            f"{self.short[first]} {_verb(first == self.human, 'bid', 'bids')} first."
-        )
-        while not state.is_over:
-            seat = state.current_player
-            assert seat is not None
-            before = state.view(self.human)
-            forced = ""
-            if seat == self.human and before.phase == "play" and len(before.legal_moves) == 1:
-                # Only one move (usually a pass that nothing in hand can avoid): no need to ask.
-                move = before.legal_moves[0]
-                state.apply(move, seat=seat)
-                forced = "  [dim](your only legal move)[/]"
-            elif seat == self.human:
-                picked = self.human_turn(state, before)
-                if picked is None:
-                    return False
-                move = picked
-            else:
-                move = self.agents[seat].act(state.view(seat))
-                state.apply(move, seat=seat)
-                if self.delay:
-                    time.sleep(self.delay)
-            after = state.view(self.human)
-            cards = after.history[-1][2]
-            lines = self.narrator.lines(before, seat, move, cards, after)
-            lines[0] += forced
-            for line in lines:
-                self.console.print("  " + line, highlight=False)
-            self.narrator.update(before, seat, move, after)
-        return True
+        first = state.view(self.human).first_bidder
+        self.console.print(f"{self.short[first]} {verb(first == self.human, 'bid', 'bids')} first.")
 
-    # -- the human's turn --------------------------------------------------------
+    def narrate(self, before: Any, seat: int, move: Any, after: Any) -> list[str]:
+        """The narrator's lines; it also keeps the trick shown on the table."""
+        lines = self.narrator.lines(before, seat, move, after.history[-1][2], after)
+        self.narrator.update(before, seat, move, after)
+        return lines
 
     def render_turn(self, view: View) -> RenderableType:
         """The table as the human sees it: seats, trick, stake, kitty, own hand."""
@@ -581,169 +328,52 @@ class DouDizhuTUI:
                 f"({self.short[view.last_player]}) or pass"
             )
         body = Group(seats, f"{stake}    {kitty}", hand, f"[bold]Your turn[/]: {ask}")
-        return Panel(body, title=self.deal_label or "Dou Di Zhu", title_align="left", expand=False)
+        return Panel(body, title=self.deal_label or self.title, title_align="left", expand=False)
 
-    def human_turn(self, state: State, view: View) -> Move | None:
-        """Ask the human for a move until a legal one is given and applied; ``None``: quit."""
-        listing = number_moves(view.legal_moves)
-        self.completer.words = [str(m) for m in listing.moves] + ["moves", "help", "quit"]
-        self.console.print(self.render_turn(view))
-        self.console.print(render_listing(listing, self.tty))
-        prompt = f"Your move (1-{len(listing.moves)}, notation, ? help, quit)> "
-        while True:
-            line = read_line(prompt, self.stream, self.console)
-            if line is None:
-                return None
-            text = line.strip()
-            low = text.lower()
-            if not text:
-                self.console.print("[yellow]Type a number from the list or a move; ? for help.[/]")
-                continue
-            if low in ("quit", "exit"):
-                return None
-            if low == "q":
-                # 'q' is also the queen: ask when playing a lone queen is a legal move.
-                if not any(str(m) == "Q" for m in listing.moves):
-                    return None
-                answer = read_line(
-                    "Quit the match (y) or play the queen Q (n)? ", self.stream, self.console
-                )
-                if answer is None or answer.strip().lower() in ("y", "yes"):
-                    return None
-                if answer.strip().lower() not in ("n", "no"):
-                    continue
-                text = "Q"
-            if low in ("?", "help"):
-                self.console.print(HELP_TEXT, highlight=False)
-                continue
-            if low == "moves":
-                self.console.print(_full_listing(listing))
-                continue
-            if low == "table":
-                self.console.print(self.render_turn(view))
-                self.console.print(render_listing(listing, self.tty))
-                continue
-            choice = interpret(text, listing, self.game, state)
-            if isinstance(choice, str):
-                self.console.print(f"[red]{escape(choice)}[/]", highlight=False)
-                continue
-            try:
-                state.apply(choice, seat=self.human)
-            except IllegalMoveError as err:
-                msg = str(err).replace(f"seat {self.human} does not", "you do not")
-                self.console.print(f"[red]{escape(msg)}[/]", highlight=False)
-                continue
-            return choice
-
-    # -- after a deal ------------------------------------------------------------
-
-    def show_deal_end(self, state: State, result: DealResult, match: Match) -> None:
+    def show_deal_end(self, state: Any, result: DealResult, match: Match) -> None:
         """Who won, the returns, bombs and spring, the hands left, and the scores so far."""
         view = state.view(None)
-        summary = DealSummary(
-            number=result.number,
-            thrown_in=result.thrown_in,
-            landlord=view.landlord,
-            stake=view.stake,
-            bombs=view.bombs,
-            spring=view.spring,
-            returns=result.returns,
-        )
-        self.summaries.append(summary)
         c = self.console
         if result.thrown_in:
             c.print("[yellow]Thrown in: this deal does not count.[/]")
+            self.add_score_row(result, ["[dim]thrown in[/]", "", "", ""], void=True)
         else:
             assert view.landlord is not None and view.winner is not None
             lord = view.landlord
             if view.winner == lord:
-                wins = _verb(lord == self.human, "win", "wins")
+                wins = verb(lord == self.human, "win", "wins")
                 c.print(f"[bold]{self.short[lord]} {wins} as the landlord![/]")
             else:
                 peasants = " and ".join(self.short[s] for s in range(view.num_players) if s != lord)
                 c.print(f"[bold]The peasants ({peasants}) win![/]")
             facts = [f"stake {view.stake}"]
             facts.append(f"{view.bombs} bomb{'s' if view.bombs != 1 else ''} (×{view.multiplier})")
-            if summary.spring:
+            if view.spring:
                 facts.append("spring (×2)")
             c.print("  " + ", ".join(facts))
             c.print(
                 "  Returns: "
-                + "   ".join(f"{self.short[s]} {_signed(r)}" for s, r in enumerate(result.returns))
+                + "   ".join(f"{self.short[s]} {signed(r)}" for s, r in enumerate(result.returns))
             )
             for s in range(view.num_players):
                 left = state.hand(s)
                 if left:
                     c.print(f"  [dim]{self.short[s]} still held: {group_ranks(left)}[/]")
+            cells = [
+                self.short[lord],
+                str(view.stake),
+                str(view.bombs),
+                "yes" if view.spring else "",
+            ]
+            self.add_score_row(result, cells)
         if result.path is not None:
             c.print(f"  [dim]Record saved: {result.path}[/]")
         if not result.thrown_in:  # a thrown-in deal changes no score
             c.print(self.score_table(match))
 
-    def score_table(self, match: Match) -> Table:
-        """The deals so far and the running totals."""
-        n = self.game.num_players
-        table = Table(
-            title=f"Scores after {match.deals_played} deal(s)",
-            box=box.SIMPLE_HEAVY,
-            show_edge=False,
-            title_justify="left",
-        )
-        table.add_column("Deal", justify="right")
-        table.add_column("Landlord")
-        table.add_column("Bid", justify="right")
-        table.add_column("Bombs", justify="right")
-        table.add_column("Spring")
-        for s in range(n):
-            table.add_column(self.short[s], justify="right")
-        for d in self.summaries:
-            if d.thrown_in:
-                table.add_row(str(d.number), "[dim]thrown in[/]", "", "", "", *[""] * n)
-                continue
-            lord = self.short[d.landlord] if d.landlord is not None else ""
-            table.add_row(
-                str(d.number),
-                lord,
-                str(d.stake),
-                str(d.bombs),
-                "yes" if d.spring else "",
-                *(_signed(r) for r in d.returns),
-                end_section=d is self.summaries[-1],
-            )
-        table.add_row("Total", "", "", "", "", *(f"[bold]{_signed(t)}[/]" for t in match.totals))
-        return table
 
-    def show_match_end(self, match: Match) -> None:
-        """The final standing."""
-        best = max(match.totals)
-        leaders = [s for s, t in enumerate(match.totals) if t == best]
-        names = " and ".join(self.short[s] for s in leaders)
-        self.console.rule("[bold]Match over[/]")
-        if len(leaders) == len(match.totals):
-            self.console.print(f"After {match.deals_played} deal(s) the match is drawn.")
-            return
-        wins = _verb(leaders == [self.human], "win", "win" if len(leaders) > 1 else "wins")
-        self.console.print(
-            f"After {match.deals_played} deal(s) [bold]{names} {wins} the match[/] "
-            f"with {_signed(best)}."
-        )
-
-
-def _full_listing(listing: Listing) -> RenderableType:
-    """Every legal move, grouped by kind, under the numbers the capped list gave them."""
-    grid = Table.grid(padding=(0, 2))
-    grid.add_column(style="dim", no_wrap=True)
-    grid.add_column()
-    by_kind: dict[str, list[int]] = {}
-    for n, m in enumerate(listing.moves, start=1):
-        by_kind.setdefault(m.kind, []).append(n)
-    for kind in sorted(by_kind, key=_kind_key):
-        items = [
-            Text.assemble((f"{n})", "cyan"), " ", str(listing.moves[n - 1]))
-            for n in sorted(by_kind[kind])
-        ]
-        grid.add_row(_KIND_LABELS.get(kind, kind), Columns(items, padding=(0, 2)))
-    return grid
+#: The client ``shedkit play doudizhu`` runs.
+TUI = DouDizhuTUI
 
 
 # -- replays --------------------------------------------------------------------
@@ -783,22 +413,15 @@ def replay_deal(
     c.print(hands, highlight=False)
     if state.phase == "auction":
         c.print(f"{names[state.first_bidder]} bids first.")
-    for number, (seat, move, _) in enumerate(final.history, start=1):
-        before = state.view(None)
-        state.apply(move, seat=seat)
-        after = state.view(None)
-        cards = after.history[-1][2]
-        for i, line in enumerate(narrator.lines(before, seat, move, cards, after)):
-            lead = f"{number:3d}. " if i == 0 else "     "
-            c.print(lead + line, highlight=False)
+
+    def narrate(before: View, seat: int, move: Move, after: View) -> list[str]:
+        lines = narrator.lines(before, seat, move, after.history[-1][2], after)
         narrator.update(before, seat, move, after)
-        if step and number < len(final.history):
-            answer = read_line("[Enter] next move, q to stop> ", stream, console)
-            if answer is None:
-                step = False  # end of input: show the rest without waiting
-            elif answer.strip().lower() in ("q", "quit"):
-                c.print("Stopped.")
-                return False
+        return lines
+
+    moves = [(seat, move) for seat, move, _ in final.history]
+    if not step_through(c, state, moves, narrate, stream, step):
+        return False
     end = state.view(None)
     if end.thrown_in:
         c.print("Thrown in: no returns.")
@@ -808,8 +431,7 @@ def replay_deal(
             facts.append("spring ×2")
         c.print(f"Final ({', '.join(facts)}):", highlight=False)
         c.print(
-            "  Returns: "
-            + "   ".join(f"{names[s]} {_signed(r)}" for s, r in enumerate(end.returns))
+            "  Returns: " + "   ".join(f"{names[s]} {signed(r)}" for s, r in enumerate(end.returns))
         )
     else:
         c.print("The record ends before the deal is over.")

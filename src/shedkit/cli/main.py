@@ -2,14 +2,23 @@
 
 Every error a user can cause (a bad preset, option, seat or record file) ends
 in a one-line message on stderr and exit status 2, never a traceback.
+
+A game is playable in the terminal when ``shedkit.cli.<game>_tui`` exists and
+names its client ``TUI`` and its replay function ``replay_deal``. Every field
+of a game's ``Options`` is a flag of ``shedkit play`` (``--players 4``,
+``--tax``, ``--no-pass-is-final``); the game itself checks the values.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import importlib
+import importlib.util
 import secrets
 import sys
 import time
+import typing
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
@@ -24,10 +33,46 @@ from shedkit.core.match import Match
 from shedkit.core.records import load_record
 from shedkit.core.rng import derive_seed
 
-__all__ = ["PLAYABLE", "build_parser", "main", "parse_option_values"]
+__all__ = ["PLAYABLE", "build_parser", "main", "option_fields", "parse_option_values"]
+
+
+def _has_tui(name: str) -> bool:
+    return importlib.util.find_spec(f"shedkit.cli.{name}_tui") is not None
+
 
 #: Games with a terminal front end (``shedkit play GAME``).
-PLAYABLE = ("doudizhu",)
+PLAYABLE = tuple(name for name in sorted(shedkit.GAMES) if _has_tui(name))
+
+
+def option_fields() -> dict[str, dict[str, Any]]:
+    """Every rules option of every game: ``{name: {game: type hint}}``.
+
+    Each game package exports its ``Options`` dataclass (same module names in
+    every game), so the command line needs no list of its own.
+    """
+    out: dict[str, dict[str, Any]] = {}
+    for game in sorted(shedkit.GAMES):
+        cls = importlib.import_module(f"shedkit.{game}").Options
+        hints = typing.get_type_hints(cls)
+        for f in dataclasses.fields(cls):
+            out.setdefault(f.name, {})[game] = hints[f.name]
+    return out
+
+
+def _typed(name: str, text: str) -> Any:
+    """Text as the Python value it most likely means (the game checks it)."""
+    low = text.strip().lower()
+    if low in ("true", "yes", "on"):
+        return True
+    if low in ("false", "no", "off") and name != "spring":
+        # spring takes the word "off" as one of its values, not a boolean.
+        return False
+    if low in ("none", "null"):
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        return text.strip()
 
 
 def parse_option_values(items: Sequence[str]) -> dict[str, Any]:
@@ -41,23 +86,38 @@ def parse_option_values(items: Sequence[str]) -> dict[str, Any]:
         name = name.strip().replace("-", "_")
         if not eq or not name:
             raise OptionError(f"--option wants name=value, not {item!r}")
-        text = text.strip()
-        low = text.lower()
-        value: Any
-        if low in ("true", "yes", "on"):
-            value = True
-        elif low in ("false", "no", "off") and name != "spring":
-            # spring takes the word "off" as one of its values, not a boolean.
-            value = False
-        elif low in ("none", "null"):
-            value = None
-        else:
-            try:
-                value = int(text)
-            except ValueError:
-                value = text
-        out[name] = value
+        out[name] = _typed(name, text)
     return out
+
+
+def _describe(hint: Any) -> str:
+    """The values an option takes, for ``--help``."""
+    if typing.get_origin(hint) is typing.Literal:
+        return "/".join(str(a) for a in typing.get_args(hint))
+    if hint is int:
+        return "a number"
+    return "yes/no" if hint is bool else "a value"
+
+
+def _add_option_flags(play: argparse.ArgumentParser) -> None:
+    """One flag per rules option of any game, named after the option."""
+    group = play.add_argument_group(
+        "rules options", "each game takes its own; the game names the valid ones on a mistake"
+    )
+    for name, by_game in option_fields().items():
+        flag = "--" + name.replace("_", "-")
+        games = ", ".join(by_game)
+        if all(h is bool for h in by_game.values()):
+            group.add_argument(
+                flag,
+                dest=f"opt_{name}",
+                action=argparse.BooleanOptionalAction,
+                default=None,
+                help=f"({games})",
+            )
+            continue
+        kinds = "; ".join(f"{game}: {_describe(hint)}" for game, hint in by_game.items())
+        group.add_argument(flag, dest=f"opt_{name}", default=None, metavar="VALUE", help=kinds)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -99,6 +159,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="NAME=VALUE",
         help="a rules option, e.g. pass_is_final=true (repeatable)",
     )
+    _add_option_flags(play)
     play.add_argument(
         "--delay",
         type=float,
@@ -117,14 +178,23 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _play(args: argparse.Namespace, out: Console, err: Console, stdin: TextIO) -> int:
-    from shedkit.cli.doudizhu_tui import DouDizhuTUI
+def _flag_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The rules options given as flags (``--tax``, ``--players 4``), typed."""
+    out: dict[str, Any] = {}
+    for key, value in vars(args).items():
+        if key.startswith("opt_") and value is not None:
+            name = key[4:]
+            out[name] = value if isinstance(value, bool) else _typed(name, value)
+    return out
 
+
+def _play(args: argparse.Namespace, out: Console, err: Console, stdin: TextIO) -> int:
     if args.game not in PLAYABLE:
         what = "no game given" if args.game is None else f"unknown game {args.game!r}"
         err.print(f"shedkit play: {what}; valid games: {', '.join(PLAYABLE)}")
         return 2
-    options = parse_option_values(args.option)
+    client = importlib.import_module(f"shedkit.cli.{args.game}_tui")
+    options = {**parse_option_values(args.option), **_flag_options(args)}
     game = shedkit.make(args.game, preset=args.preset, **options)
     n = game.num_players
     if args.seat not in range(n):
@@ -147,14 +217,14 @@ def _play(args: argparse.Namespace, out: Console, err: Console, stdin: TextIO) -
     }
     tty = stdin is sys.stdin and stdin.isatty() and out.is_terminal
     delay = args.delay if args.delay is not None else (0.4 if tty else 0.0)
-    tui = DouDizhuTUI(out, game, args.seat, agents, stdin, delay=delay)
+    tui = client.TUI(out, game, args.seat, agents, stdin, delay=delay)
     limits = []
     if deals is not None:
         limits.append(f"{deals} deal(s)")
     if args.target is not None:
         limits.append(f"first to {args.target}")
     out.print(
-        f"[bold]Dou Di Zhu[/] — preset {args.preset!r}, seed {seed}, "
+        f"[bold]{client.TUI.title}[/] — preset {args.preset!r}, seed {seed}, "
         f"{' or '.join(limits) or 'no end'}. "
         f"You are seat {args.seat}; the others are {args.bots} bots.",
         highlight=False,
@@ -174,15 +244,14 @@ def _play(args: argparse.Namespace, out: Console, err: Console, stdin: TextIO) -
 
 
 def _replay(args: argparse.Namespace, out: Console, err: Console, stdin: TextIO) -> int:
-    from shedkit.cli.doudizhu_tui import replay_deal
-
     record = load_record(args.file)
     game = record.get("game")
     if game not in PLAYABLE:
         raise RecordError(
             f"{args.file!r} is a record of {game!r}; this command replays {', '.join(PLAYABLE)}"
         )
-    replay_deal(out, record, stdin, step=args.step, title=str(args.file))
+    client = importlib.import_module(f"shedkit.cli.{game}_tui")
+    client.replay_deal(out, record, stdin, step=args.step, title=str(args.file))
     return 0
 
 

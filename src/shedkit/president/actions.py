@@ -41,6 +41,14 @@ class Tables:
             )
         self.moves: tuple[Move, ...] = tuple(moves)
         self.by_key: dict[Key, Move] = {(m.kind, m.cards, m.joker_as): m for m in moves}
+        # PRE-31: a play is written low to high in the order in force, so a revolution
+        # writes it the other way round; ``text_reversed`` holds that spelling by id.
+        self.text_reversed: tuple[str, ...] = tuple(
+            m.text
+            if m.kind in ("pass", "give")
+            else self._text(m.kind, m.cards, m.joker_as, reverse=True)
+            for m in moves
+        )
         # Strength of a play's top card: normal order, then reversed (PRE-07, PRE-13).
         self.strength: list[tuple[int, int]] = []
         for m in moves:
@@ -89,8 +97,12 @@ class Tables:
             card = joker_as
         return (self.position[card // 4], card % 4)
 
-    def _text(self, kind: str, cards: tuple[int, ...], joker_as: int) -> str:
-        ordered = sorted(cards, key=lambda c: self.sort_key(c, joker_as))
+    def _text(self, kind: str, cards: tuple[int, ...], joker_as: int, reverse: bool = False) -> str:
+        def key(c: int) -> tuple[int, int]:
+            pos, suit = self.sort_key(c, joker_as)
+            return (12 - pos if reverse and pos < 13 else pos, suit)
+
+        ordered = sorted(cards, key=key)
         parts = [
             f"Jk={FACE_CHARS[joker_as // 4]}{SUIT_CHARS[joker_as % 4]}"
             if c == JOKER and joker_as >= 0

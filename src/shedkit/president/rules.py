@@ -361,6 +361,12 @@ class State:
 
         return tuple(sorted(cards, key=key))
 
+    def notation(self, move: Move) -> str:
+        """``move`` written low to high in the order in force now (PRE-31)."""
+        if self.revolution:
+            return self.game.tables.text_reversed[move.action_id]
+        return str(move)
+
     def in_deal(self) -> list[int]:
         """Seats that still hold cards, in seat order."""
         done = set(self.finished)
@@ -642,11 +648,22 @@ class State:
             "seed": self.seed,
             "setup": setup,
             "hands_text": [" ".join(card_str(c) for c in h) for h in self.dealt],
-            "moves": [str(m) for _, m, _ in self.history],
+            "moves": self._move_texts(),
             "finished": list(self.finished),
             "returns": self.returns() if self.is_over else None,
         }
         return record
+
+    def _move_texts(self) -> list[str]:
+        """The moves in PRE-31 notation, each in the order in force when it was made."""
+        texts = []
+        rev = self.start_revolution
+        reversed_text = self.game.tables.text_reversed
+        for _, move, _ in self.history:
+            texts.append(reversed_text[move.action_id] if rev else str(move))
+            if move.kind == "quad":
+                rev = not rev  # PRE-13
+        return texts
 
     def _previous_order(self) -> list[int]:
         """A finishing order that gives this deal's exchanges (PRE-20)."""

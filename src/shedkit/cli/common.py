@@ -1,0 +1,592 @@
+"""What every game's terminal client shares: input, completion, move lists, the match loop.
+
+A game's client (``shedkit.cli.<game>_tui``) subclasses :class:`MatchTUI` and
+fills in what only it knows: how the table looks from the human's seat, how a
+move is told, what a finished deal shows and which columns the score table
+has. Everything drawn while a deal is on comes from ``state.view(human)``, so
+no client can show a bot's hidden cards or tiles by mistake.
+
+Input goes through :func:`read_line`, which reads from any text stream: the
+tests drive whole matches through a ``StringIO``, and on a terminal it uses
+``input()`` so that the standard ``readline`` gives line editing and tab
+completion over the legal moves.
+"""
+
+from __future__ import annotations
+
+import functools
+import sys
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, TextIO
+
+from rich import box
+from rich.columns import Columns
+from rich.console import Console, Group, RenderableType
+from rich.markup import escape
+from rich.table import Table
+from rich.text import Text
+
+from shedkit.agents.base import Agent
+from shedkit.core.errors import IllegalMoveError, InvalidMoveError
+from shedkit.core.match import DealResult, Match
+
+__all__ = [
+    "LIST_CAP",
+    "Listing",
+    "MatchTUI",
+    "MoveCompleter",
+    "full_listing",
+    "interpret",
+    "number_moves",
+    "read_line",
+    "render_listing",
+    "signed",
+    "step_through",
+    "verb",
+]
+
+#: How many moves the numbered list shows at most; the rest are typed (or tab-completed).
+LIST_CAP = 40
+
+#: Slots the combinatorial kinds get at least, however many basic moves there are.
+_MIN_COMBO_SLOTS = 16
+
+QUIT_WORDS = frozenset({"quit", "exit"})
+
+
+def verb(you: bool, plain: str, third: str) -> str:
+    """``plain`` for the human ("you play"), ``third`` for anyone else ("Bot 1 plays")."""
+    return plain if you else third
+
+
+def signed(value: int) -> str:
+    """A score with its sign, green when positive and red when negative (Rich markup)."""
+    if value > 0:
+        return f"[green]+{value}[/]"
+    if value < 0:
+        return f"[red]{value}[/]"
+    return "0"
+
+
+# -- reading input --------------------------------------------------------------
+
+
+def read_line(prompt: str, stream: TextIO, console: Console) -> str | None:
+    """One line from ``stream`` without its line end; ``None`` at the end of input.
+
+    On an interactive stdin this is ``input()``, so that ``readline`` edits and
+    completes the line. From any other stream (a pipe, a test's ``StringIO``)
+    the line is echoed after the prompt, which keeps a transcript readable.
+    """
+    if stream is sys.stdin and stream.isatty():
+        try:
+            return input(prompt)
+        except EOFError:
+            console.print()
+            return None
+    console.print(prompt, end="", markup=False, highlight=False)
+    line = stream.readline()
+    if not line:
+        console.print()
+        return None
+    line = line.rstrip("\r\n")
+    console.print(line, markup=False, highlight=False)
+    return line
+
+
+class MoveCompleter:
+    """A ``readline`` completer over the current legal moves (case-insensitive)."""
+
+    def __init__(self) -> None:
+        self.words: list[str] = []
+        self._matches: list[str] = []
+
+    def __call__(self, text: str, index: int) -> str | None:
+        if index == 0:
+            low = text.lower()
+            self._matches = [w for w in self.words if w.lower().startswith(low)]
+        return self._matches[index] if index < len(self._matches) else None
+
+    def install(self) -> bool:
+        """Make this readline's completer; ``False`` where there is no readline."""
+        try:
+            import readline
+        except ImportError:  # Windows without pyreadline: plain input still works
+            return False
+        readline.set_completer(self)
+        # Moves contain '+', ':', '=' and '@', which readline splits words on by default.
+        readline.set_completer_delims("\t\n")
+        if "libedit" in (readline.__doc__ or ""):
+            readline.parse_and_bind("bind ^I rl_complete")
+        else:
+            readline.parse_and_bind("tab: complete")
+        return True
+
+
+# -- the numbered list of moves -------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Listing:
+    """The legal moves numbered from 1; the first ``shown`` are listed, grouped by kind.
+
+    Moves past ``shown`` keep their numbers (typing one works) but are not
+    printed, so a lead with hundreds of moves stays one screen.
+    """
+
+    moves: tuple[Any, ...]
+    shown: int
+    groups: tuple[tuple[str, int, int], ...]  # (kind, first number, last number) listed
+    hidden: tuple[tuple[str, int], ...]  # (kind, how many not listed)
+
+    def option(self, number: int) -> Any:
+        """The move numbered ``number``, or ``None``."""
+        return self.moves[number - 1] if 1 <= number <= len(self.moves) else None
+
+
+def _share(counts: Sequence[int], cap: int) -> list[int]:
+    """Split ``cap`` list slots among kinds: small kinds in full, the rest evenly."""
+    out = [0] * len(counts)
+    left = cap
+    order = sorted(range(len(counts)), key=lambda i: counts[i])
+    for j, i in enumerate(order):
+        give = min(counts[i], max(1, left // (len(counts) - j)))
+        out[i] = give
+        left = max(0, left - give)
+    return out
+
+
+def number_moves(
+    legal: Sequence[Any],
+    kind_order: Sequence[str],
+    basic_kinds: frozenset[str] = frozenset(),
+    spread: Callable[[str, list[Any]], list[Any]] | None = None,
+    cap: int = LIST_CAP,
+) -> Listing:
+    """Number ``legal`` for the list: grouped by ``move.kind``, at most about ``cap`` listed.
+
+    Kinds in ``basic_kinds`` are listed in full; the other kinds share what is
+    left of ``cap``, each showing the front of its ``spread`` order (a varied
+    sample rather than every variant of the lowest play).
+    """
+    by_kind: dict[str, list[Any]] = {}
+    for m in legal:
+        by_kind.setdefault(m.kind, []).append(m)
+    order = list(kind_order)
+    kinds = sorted(by_kind, key=lambda k: order.index(k) if k in order else len(order))
+    ordered = [spread(k, by_kind[k]) if spread else by_kind[k] for k in kinds]
+    if len(legal) <= cap + cap // 4:
+        # Hiding a handful of moves saves no screen and only sends the player to 'moves'.
+        cap = len(legal)
+    basic = sum(len(ms) for k, ms in zip(kinds, ordered, strict=True) if k in basic_kinds)
+    combos = [i for i, k in enumerate(kinds) if k not in basic_kinds]
+    shares = _share([len(ordered[i]) for i in combos], max(cap - basic, _MIN_COMBO_SLOTS))
+    quota = [len(ms) for ms in ordered]
+    for i, q in zip(combos, shares, strict=True):
+        quota[i] = q
+    numbered: list[Any] = []
+    groups: list[tuple[str, int, int]] = []
+    for kind, ms, q in zip(kinds, ordered, quota, strict=True):
+        groups.append((kind, len(numbered) + 1, len(numbered) + q))
+        numbered += ms[:q]
+    shown = len(numbered)
+    hidden: list[tuple[str, int]] = []
+    for kind, ms, q in zip(kinds, ordered, quota, strict=True):
+        numbered += ms[q:]
+        if len(ms) > q:
+            hidden.append((kind, len(ms) - q))
+    return Listing(tuple(numbered), shown, tuple(groups), tuple(hidden))
+
+
+def _rows(
+    numbers_by_kind: Sequence[tuple[str, Sequence[int]]],
+    listing: Listing,
+    labels: Mapping[str, str],
+    text: Callable[[Any], str],
+) -> Table:
+    grid = Table.grid(padding=(0, 2))
+    grid.add_column(style="dim", no_wrap=True)
+    grid.add_column()
+    for kind, numbers in numbers_by_kind:
+        items = [Text.assemble((f"{n})", "cyan"), " ", text(listing.moves[n - 1])) for n in numbers]
+        grid.add_row(labels.get(kind, kind), Columns(items, padding=(0, 2)))
+    return grid
+
+
+def render_listing(
+    listing: Listing,
+    labels: Mapping[str, str],
+    tty: bool = False,
+    text: Callable[[Any], str] = str,
+) -> RenderableType:
+    """The numbered moves, one row per kind, with a hint when some are not listed.
+
+    ``text`` writes a move (by default ``str``; a game may write it in the
+    order in force, say).
+    """
+    rows = [(kind, range(first, last + 1)) for kind, first, last in listing.groups]
+    parts: list[RenderableType] = [_rows(rows, listing, labels, text)]
+    if listing.hidden:
+        more = sum(n for _, n in listing.hidden)
+        kinds = ", ".join(f"{labels.get(k, k)} {n}" for k, n in listing.hidden)
+        example = text(listing.moves[listing.shown])
+        how = "type a move (Tab completes)" if tty else "type a move"
+        parts.append(
+            Text(
+                f"… and {more} more not listed ({kinds}): {how}, e.g. {example}; "
+                "'moves' lists them all",
+                style="dim",
+            )
+        )
+    return Group(*parts)
+
+
+def full_listing(
+    listing: Listing,
+    labels: Mapping[str, str],
+    kind_order: Sequence[str],
+    text: Callable[[Any], str] = str,
+) -> RenderableType:
+    """Every legal move, grouped by kind, under the numbers the capped list gave them."""
+    by_kind: dict[str, list[int]] = {}
+    for n, m in enumerate(listing.moves, start=1):
+        by_kind.setdefault(m.kind, []).append(n)
+    order = list(kind_order)
+    kinds = sorted(by_kind, key=lambda k: order.index(k) if k in order else len(order))
+    return _rows([(k, sorted(by_kind[k])) for k in kinds], listing, labels, text)
+
+
+def interpret(
+    text: str,
+    listing: Listing,
+    parse: Callable[[str], Any],
+    legal: Sequence[Any],
+    spell: Callable[[Any], str] = str,
+) -> Any:
+    """The move ``text`` asks for, or a one-line message (a ``str``) saying why it names none.
+
+    A number picks from the list and ``#N`` always does. A bare number that is
+    also a legal play (a lone ``5``) is ambiguous, and the message says how to
+    write each reading (``spell`` writes the play unambiguously), rather than
+    guessing and playing the wrong thing. The move returned may still be
+    illegal: applying it says why.
+    """
+    s = text.strip()
+    count = len(listing.moves)
+    if s.startswith("#"):
+        number = s[1:].strip()
+        picked = listing.option(int(number)) if number.isdigit() else None
+        if picked is None:
+            return f"{s!r} is not an option; options are #1 to #{count}"
+        return picked
+    option = listing.option(int(s)) if s.isdigit() else None
+    try:
+        move = parse(s)
+    except InvalidMoveError as err:
+        if option is not None:
+            return option
+        if s.isdigit():
+            return f"{s} is not an option (1 to {count})"
+        return str(err)
+    if option is not None:
+        if move == option or move not in legal:
+            return option
+        return (
+            f"{s!r} is ambiguous: type #{s} for option {s} ({option}), "
+            f"or {spell(move)} to play {move}"
+        )
+    return move
+
+
+# -- playing a match ------------------------------------------------------------
+
+
+class MatchTUI:
+    """Plays a match in the terminal: one human seat, bots in the others.
+
+    ``agents`` maps each bot seat to its agent. ``delay`` pauses after each bot
+    move so that a person can follow the play; tests leave it at 0. A game's
+    client overrides the hooks below the ``# -- hooks`` line.
+    """
+
+    #: The game's name for people ("Dou Di Zhu").
+    title: ClassVar[str] = "shedkit"
+    #: What ``?`` prints (Rich markup).
+    help_text: ClassVar[str] = ""
+    #: Move kinds in the order the list shows them, and their labels.
+    kind_order: ClassVar[tuple[str, ...]] = ()
+    kind_labels: ClassVar[Mapping[str, str]] = {}
+    #: Kinds listed in full even when the list is capped.
+    basic_kinds: ClassVar[frozenset[str]] = frozenset()
+    #: Columns of the score table between "Deal" and the seats.
+    score_columns: ClassVar[tuple[str, ...]] = ()
+
+    def __init__(
+        self,
+        console: Console,
+        game: Any,
+        human: int,
+        agents: Mapping[int, Agent],
+        stream: TextIO,
+        delay: float = 0.0,
+    ) -> None:
+        self.console = console
+        self.game = game
+        self.human = human
+        self.agents = agents
+        self.stream = stream
+        self.delay = delay
+        n = game.num_players
+        self.names = [
+            "You" if s == human else f"Bot {s} ({getattr(agents[s], 'name', 'bot')})"
+            for s in range(n)
+        ]
+        self.short = ["You" if s == human else f"Bot {s}" for s in range(n)]
+        # One row per deal of the score table: (number, cells, returns or None if void).
+        self.score_rows: list[tuple[int, list[str], tuple[int, ...] | None]] = []
+        self.tty = stream is sys.stdin and stream.isatty()
+        self.completer = MoveCompleter()
+        if self.tty:
+            self.completer.install()
+        self.deal_label = ""
+
+    # -- hooks -------------------------------------------------------------------
+
+    def start_deal(self, state: Any) -> None:
+        """Say how the deal begins (who leads or bids first) and reset per-deal displays."""
+
+    def narrate(self, before: Any, seat: int, move: Any, after: Any) -> list[str]:
+        """Rich-markup lines telling what ``move`` by ``seat`` did."""
+        return [f"{self.short[seat]}: {escape(str(move))}"]
+
+    def render_turn(self, view: Any) -> RenderableType:
+        """The table as the human sees it when asked for a move."""
+        return Text(f"{self.deal_label}: your turn")
+
+    def spread(self, kind: str, moves: list[Any], view: Any) -> list[Any]:
+        """Moves of one kind in listing order (varied first where the list is capped)."""
+        return moves
+
+    def move_text(self, move: Any, view: Any) -> str:
+        """How the lists and completion write ``move`` for the human seeing ``view``."""
+        return str(move)
+
+    def spell(self, move: Any) -> str:
+        """The notation that names ``move`` and nothing else (for ambiguity messages)."""
+        return str(move)
+
+    def quit_conflict(self, listing: Listing) -> tuple[str, str] | None:
+        """A legal move the word ``q`` could also mean, as (description, notation), or ``None``."""
+        return None
+
+    def show_deal_end(self, state: Any, result: DealResult, match: Match) -> None:
+        """Who won the deal, its returns, and the score table."""
+        self.add_score_row(result, [])
+        self.console.print(self.score_table(match))
+
+    # -- the match ---------------------------------------------------------------
+
+    def play_match(self, match: Match) -> bool:
+        """Play deals until the match is over; ``False`` if the human quit first."""
+        while not match.is_over:
+            number = match.deals_played + 1
+            redeal = bool(match.results) and match.results[-1].thrown_in
+            state = match.next_deal()
+            of = f" of {match.deals}" if match.deals is not None else ""
+            self.deal_label = f"Deal {number}{of}"
+            self.console.rule(f"[bold]{self.deal_label}[/]" + (" (dealt again)" if redeal else ""))
+            if not self.play_deal(state):
+                return False
+            result = match.finish_deal(state)
+            self.show_deal_end(state, result, match)
+            if self.tty and not match.is_over:
+                # Otherwise the next deal's screen scrolls the result away at once.
+                answer = read_line(
+                    "Enter for the next deal, q to quit> ", self.stream, self.console
+                )
+                if answer is None or answer.strip().lower() in ("q", "quit", "exit"):
+                    return False
+        self.show_match_end(match)
+        return True
+
+    def play_deal(self, state: Any) -> bool:
+        """Play one deal to its end; ``False`` if the human quit."""
+        self.start_deal(state)
+        while not state.is_over:
+            seat = state.current_player
+            before = state.view(self.human)
+            forced = ""
+            if seat == self.human and len(before.legal_moves) == 1:
+                # One move only (a pass nothing in hand avoids, a forced draw): no need to ask.
+                move = before.legal_moves[0]
+                state.apply(move, seat=seat)
+                forced = "  [dim](your only legal move)[/]"
+            elif seat == self.human:
+                picked = self.human_turn(state, before)
+                if picked is None:
+                    return False
+                move = picked
+            else:
+                move = self.agents[seat].act(state.view(seat))
+                state.apply(move, seat=seat)
+                if self.delay:
+                    time.sleep(self.delay)
+            after = state.view(self.human)
+            lines = self.narrate(before, seat, move, after)
+            lines[0] += forced
+            for line in lines:
+                self.console.print("  " + line, highlight=False)
+        return True
+
+    # -- the human's turn --------------------------------------------------------
+
+    def number(self, view: Any) -> Listing:
+        """The numbered list of the view's legal moves, grouped and capped for this game."""
+        return number_moves(
+            view.legal_moves,
+            self.kind_order,
+            self.basic_kinds,
+            lambda kind, moves: self.spread(kind, moves, view),
+        )
+
+    def show_choices(self, view: Any, listing: Listing) -> None:
+        """Print the table and the numbered moves."""
+        self.console.print(self.render_turn(view))
+        text = functools.partial(self.move_text, view=view)
+        self.console.print(render_listing(listing, self.kind_labels, self.tty, text))
+
+    def human_turn(self, state: Any, view: Any) -> Any:
+        """Ask the human for a move until a legal one is given and applied; ``None``: quit."""
+        listing = self.number(view)
+        write = functools.partial(self.move_text, view=view)
+        self.completer.words = [write(m) for m in listing.moves] + ["moves", "help", "quit"]
+        self.show_choices(view, listing)
+        prompt = f"Your move (1-{len(listing.moves)}, notation, ? help, quit)> "
+        while True:
+            line = read_line(prompt, self.stream, self.console)
+            if line is None:
+                return None
+            text = line.strip()
+            low = text.lower()
+            if not text:
+                self.console.print("[yellow]Type a number from the list or a move; ? for help.[/]")
+                continue
+            if low in QUIT_WORDS:
+                return None
+            if low == "q":
+                clash = self.quit_conflict(listing)
+                if clash is None:
+                    return None
+                what, notation = clash
+                answer = read_line(
+                    f"Quit the match (y) or play {what} (n)? ", self.stream, self.console
+                )
+                if answer is None or answer.strip().lower() in ("y", "yes"):
+                    return None
+                if answer.strip().lower() not in ("n", "no"):
+                    continue
+                text = notation
+            if low in ("?", "help"):
+                self.console.print(self.help_text, highlight=False)
+                continue
+            if low == "moves":
+                self.console.print(full_listing(listing, self.kind_labels, self.kind_order, write))
+                continue
+            if low == "table":
+                self.show_choices(view, listing)
+                continue
+            choice = interpret(
+                text,
+                listing,
+                lambda s: self.game.parse_move(s, state),
+                state.legal_moves(),
+                self.spell,
+            )
+            if isinstance(choice, str):
+                self.console.print(f"[red]{escape(choice)}[/]", highlight=False)
+                continue
+            try:
+                state.apply(choice, seat=self.human)
+            except IllegalMoveError as err:
+                msg = str(err).replace(f"seat {self.human} does not", "you do not")
+                self.console.print(f"[red]{escape(msg)}[/]", highlight=False)
+                continue
+            return choice
+
+    # -- scores ------------------------------------------------------------------
+
+    def add_score_row(self, result: DealResult, cells: Sequence[str], void: bool = False) -> None:
+        """Remember a finished deal for the score table (``void``: it changed no score)."""
+        self.score_rows.append((result.number, list(cells), None if void else result.returns))
+
+    def score_table(self, match: Match) -> Table:
+        """The deals so far (one row each) and the running totals."""
+        n = self.game.num_players
+        table = Table(
+            title=f"Scores after {match.deals_played} deal(s)",
+            box=box.SIMPLE_HEAVY,
+            show_edge=False,
+            title_justify="left",
+        )
+        table.add_column("Deal", justify="right")
+        for column in self.score_columns:
+            table.add_column(column)
+        for s in range(n):
+            table.add_column(self.short[s], justify="right")
+        for i, (number, cells, returns) in enumerate(self.score_rows):
+            seats = [""] * n if returns is None else [signed(r) for r in returns]
+            table.add_row(str(number), *cells, *seats, end_section=i == len(self.score_rows) - 1)
+        blanks = [""] * len(self.score_columns)
+        table.add_row("Total", *blanks, *(f"[bold]{signed(t)}[/]" for t in match.totals))
+        return table
+
+    def show_match_end(self, match: Match) -> None:
+        """The final standing: the highest total wins."""
+        best = max(match.totals)
+        leaders = [s for s, t in enumerate(match.totals) if t == best]
+        names = " and ".join(self.short[s] for s in leaders)
+        self.console.rule("[bold]Match over[/]")
+        if len(leaders) == len(match.totals):
+            self.console.print(f"After {match.deals_played} deal(s) the match is drawn.")
+            return
+        wins = verb(leaders == [self.human], "win", "win" if len(leaders) > 1 else "wins")
+        self.console.print(
+            f"After {match.deals_played} deal(s) [bold]{names} {wins} the match[/] "
+            f"with {signed(best)}."
+        )
+
+
+# -- replays --------------------------------------------------------------------
+
+
+def step_through(
+    console: Console,
+    start: Any,
+    moves: Sequence[tuple[int, Any]],
+    narrate: Callable[[Any, int, Any, Any], list[str]],
+    stream: TextIO,
+    step: bool = False,
+) -> bool:
+    """Apply ``moves`` (``(seat, move)`` pairs) to ``start``, printing each move's narration.
+
+    ``narrate(before, seat, move, after)`` gets spectator views. With ``step``,
+    wait for Enter after each move (``q`` stops; the end of input shows the
+    rest). Returns ``False`` if stopped early.
+    """
+    for number, (seat, move) in enumerate(moves, start=1):
+        before = start.view(None)
+        start.apply(move, seat=seat)
+        after = start.view(None)
+        for i, line in enumerate(narrate(before, seat, move, after)):
+            lead = f"{number:3d}. " if i == 0 else "     "
+            console.print(lead + line, highlight=False)
+        if step and number < len(moves):
+            answer = read_line("[Enter] next move, q to stop> ", stream, console)
+            if answer is None:
+                step = False
+            elif answer.strip().lower() in ("q", "quit"):
+                console.print("Stopped.")
+                return False
+    return True

@@ -1,0 +1,598 @@
+"""One or more tests per rule ID of ``rules/president.md`` (PRE-01 … PRE-31).
+
+Each test states the rule's expected outcome from the specification and checks
+the engine through the public surface: ``new_deal(hands=...)``, ``legal_moves``,
+``apply``, ``parse_move``, ``view``, ``returns``, ``match_setup`` and records.
+Scenario hands are written in PRE-30 notation; seat 0 leads unless said.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import shedkit
+from shedkit import IllegalMoveError, InvalidMoveError, OptionError
+from shedkit.agents import make_agent
+from shedkit.core.match import Match, play_deal
+from shedkit.president import TITLES, President, State, card_str
+from shedkit.president.combos import JOKER
+from shedkit.president.rules import SetupError, title
+
+
+def make(**options: object) -> President:
+    return shedkit.make("president", **options)  # type: ignore[no-any-return]
+
+
+def table(hands: list[str], game: President | None = None, leader: int = 0) -> State:
+    """A deal in play with exactly these hands; every other card is leftover."""
+    game = game or make(players=len(hands))
+    n = game.num_players
+    assert len(hands) == n
+    return game.new_deal(seed=1, hands=hands, dealer=(leader - 1) % n)
+
+
+def play(state: State, *moves: str) -> State:
+    """Apply moves written in PRE-31 notation, in turn."""
+    for text in moves:
+        state.apply(state.game.parse_move(text, state))
+    return state
+
+
+def legal(state: State) -> set[str]:
+    return {str(m) for m in state.legal_moves()}
+
+
+def snapshot(state: State) -> tuple[object, ...]:
+    return (
+        list(state.hands),
+        state.current_player,
+        state.last_play,
+        state.revolution,
+        list(state.finished),
+        len(state.history),
+        state.phase,
+    )
+
+
+def assert_illegal(state: State, text: str) -> None:
+    """``text`` parses but is refused, and the refusal changes nothing."""
+    before = snapshot(state)
+    with pytest.raises(IllegalMoveError):
+        state.apply(state.game.parse_move(text, state))
+    assert snapshot(state) == before
+
+
+# -- cards and seats -----------------------------------------------------------
+
+
+def test_pre_01_one_pack_of_52_and_an_optional_joker() -> None:
+    plain, joker = make(), make(jokers=1)
+    assert len(plain.deck) == 52 and len({card_str(c) for c in plain.deck}) == 52
+    assert joker.deck == (*plain.deck, JOKER)
+    assert card_str(JOKER) == "Jk"
+    dealt = joker.new_deal(seed=4)
+    everything = [c for s in range(4) for c in dealt.hand(s)] + list(dealt.leftover)
+    assert sorted(everything) == list(joker.deck)
+    with pytest.raises(OptionError, match="jokers"):
+        make(jokers=2)
+
+
+def test_pre_02_two_to_five_players_next_seat_is_seat_plus_one() -> None:
+    for n in range(2, 6):
+        assert make(players=n).num_players == n
+    for bad in (1, 6):
+        with pytest.raises(OptionError, match="players"):
+            make(players=bad)
+    state = table(["3s", "4s", "5s", "6s", "7s"])
+    seen = []
+    for text in ("3s", "4s", "5s", "6s"):
+        seen.append(state.current_player)
+        play(state, text)
+    assert seen == [0, 1, 2, 3]
+
+
+def test_pre_03_ace_low_is_the_default_order() -> None:
+    assert make().options.rank_order == "ace-low"
+    # A is the lowest card, K the highest.
+    assert legal(play(table(["As 3c", "2s Kh"]), "As")) == {"pass", "2s", "Kh"}
+    assert legal(play(table(["Ks 3c", "As 2s Qh"]), "Ks")) == {"pass"}
+    # Runs follow the order without wrap-around: A-2-3 is a run, Q-K-A is not.
+    game = make()
+    assert game.parse_move("As 2s 3s").kind == "run"
+    with pytest.raises(InvalidMoveError):
+        game.parse_move("Qs Ks As")
+
+
+def test_pre_03_two_high_order() -> None:
+    game = make(players=2, rank_order="two-high")
+    assert legal(play(table(["Ks 3c", "As 2s Qh"], game), "Ks")) == {"pass", "As", "2s"}
+    assert legal(play(table(["As 3c", "2s Kh"], game), "As")) == {"pass", "2s"}
+    assert legal(play(table(["3s 9c", "2s 4h"], game), "3s")) == {"pass", "2s", "4h"}
+    assert game.parse_move("Ks As 2s").kind == "run"
+    with pytest.raises(InvalidMoveError):
+        game.parse_move("As 2s 3s")
+    with pytest.raises(InvalidMoveError):
+        game.parse_move("2s 3s 4s")
+
+
+# -- deal ----------------------------------------------------------------------
+
+
+def test_pre_04_first_dealer_random_then_rotates() -> None:
+    game = make()
+    dealers = {game.new_deal(seed=s).dealer for s in range(40)}
+    assert dealers == {0, 1, 2, 3}
+    assert game.new_deal(seed=9).dealer == game.new_deal(seed=9).dealer
+    match = Match(game, seed=3, deals=5)
+    agents = [make_agent("random", game, s) for s in range(4)]
+    seen = []
+    while not match.is_over:
+        state = match.next_deal()
+        seen.append(state.dealer)
+        match.finish_deal(play_deal(state, agents))
+    assert seen == [(seen[0] + i) % 4 for i in range(5)]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+@pytest.mark.parametrize("jokers", [0, 1])
+def test_pre_05_hand_sizes_and_public_leftover(players: int, jokers: int) -> None:
+    game = make(players=players, jokers=jokers)
+    size = 10 if players == 5 else 13
+    state = game.new_deal(seed=players * 10 + jokers)
+    assert [len(state.hand(s)) for s in range(players)] == [size] * players
+    assert len(state.leftover) == 52 + jokers - size * players
+    for seat in [*range(players), None]:
+        view = state.view(seat)
+        assert view.leftover == state.leftover
+        assert view.cards_left == (size,) * players
+    # Leftover cards are out of play: nobody ever holds one.
+    rng_state = state.clone()
+    while not rng_state.is_over:
+        rng_state.apply(rng_state.legal_moves()[-1])
+    played = {c for _, m, cards in rng_state.history for c in cards}
+    assert not played & set(state.leftover)
+
+
+def test_pre_06_player_after_dealer_leads() -> None:
+    game = make(players=5)
+    for dealer in range(5):
+        state = game.new_deal(seed=2, dealer=dealer)
+        assert state.current_player == (dealer + 1) % 5
+        assert state.phase == "play"
+        assert "pass" not in legal(state)
+    for seed in range(10):
+        state = game.new_deal(seed=seed)
+        assert state.current_player == (state.dealer + 1) % 5
+
+
+# -- combinations and beating ----------------------------------------------------
+
+
+def test_pre_07_the_leader_plays_any_combination() -> None:
+    state = table(["7s 7h 7d 7c 3h 4h 5h", "Ks", "Qs"])
+    kinds = {m.kind for m in state.legal_moves()}
+    assert kinds == {"single", "pair", "triple", "quad", "run"}
+    assert {"3h 4h 5h", "7s 7h 7d 7c", "7h 7c", "3h"} <= legal(state)
+    assert "pass" not in legal(state)
+    with pytest.raises(InvalidMoveError):
+        state.game.parse_move("3h 4h 5s")  # a run is of one suit
+    with pytest.raises(InvalidMoveError):
+        state.game.parse_move("3h 5h 6h")  # consecutive ranks
+
+
+def test_pre_07_same_combination_same_size_strictly_higher() -> None:
+    state = play(table(["2s 2h 9c", "3s 3h Kd", "As Ah 5c"]), "2s 2h")
+    assert legal(state) == {"pass", "3s 3h"}  # a pair of 2s is beaten by a pair of 3s
+    assert_illegal(state, "Kd")  # not the same combination
+    play(state, "3s 3h")
+    assert legal(state) == {"pass"}  # aces are lower than 3s under ace-low
+    assert_illegal(state, "As Ah")
+
+
+def test_pre_07_run_ranked_by_top_card_same_length() -> None:
+    state = table(["3s 4s 5s Kc", "4h 5h 6h 7h", "3d 4d 5d 6d"])
+    play(state, "3s 4s 5s")
+    assert legal(state) == {"pass", "4h 5h 6h", "5h 6h 7h"}
+    assert_illegal(state, "4h 5h 6h 7h")  # same length only
+    play(state, "4h 5h 6h")
+    assert legal(state) == {"pass"}  # 4d-5d-6d ties the top card; not strictly higher
+    assert_illegal(state, "4d 5d 6d")
+
+
+def test_pre_08_a_pass_does_not_take_a_player_out_of_the_trick() -> None:
+    state = play(table(["5s 6c Kc", "9s Qh Jd", "7s 8c 4d"]), "5s", "pass", "7s", "pass")
+    assert state.current_player == 1
+    assert legal(state) == {"pass", "9s", "Qh", "Jd"}
+    assert make().options.pass_is_final is False
+
+
+def test_pre_08_option_pass_is_final() -> None:
+    game = make(players=3, pass_is_final=True)
+    state = play(table(["5s 6c Kc", "9s Qh Jd", "7s 8c 4d"], game), "5s", "pass", "7s")
+    assert state.current_player == 0  # seat 1 passed and is skipped
+    play(state, "pass")
+    # Everyone but seat 2 has passed: the trick is over and seat 2 leads.
+    assert state.current_player == 2 and state.last_play is None
+
+
+def test_pre_09_trick_ends_when_all_others_pass_last_player_leads() -> None:
+    state = play(table(["Ks 4c", "As 2c", "3s 5c", "6s 7c"]), "Ks", "pass", "pass")
+    assert state.last_play is not None and state.current_player == 3
+    play(state, "pass")
+    assert state.last_play is None and state.current_player == 0
+    assert "pass" not in legal(state)
+
+
+def test_pre_09_lead_passes_on_when_the_last_player_went_out() -> None:
+    state = play(table(["Kh", "As 2c", "3s 5c", "6s 7c"]), "Kh")
+    assert state.finished == [0]
+    play(state, "pass", "pass")
+    assert state.last_play is not None  # seat 3 has not passed yet
+    play(state, "pass")
+    assert state.last_play is None and state.current_player == 1
+
+
+def test_pre_09_lead_skips_seats_already_out() -> None:
+    state = play(table(["3s 9h", "4s", "5s 6s", "7s 8s"]), "3s", "4s", "5s", "7s", "9h")
+    assert state.finished == [1, 0]
+    play(state, "pass", "pass")
+    assert state.current_player == 2 and state.last_play is None
+
+
+# -- going out, titles, score -----------------------------------------------------
+
+
+def test_pre_10_going_out_and_the_full_finishing_order() -> None:
+    state = table(["3s", "4s 9c", "5s Tc Jc"])
+    play(state, "3s")
+    assert state.finished == [0] and not state.is_over
+    assert state.current_player == 1
+    play(state, "4s", "5s", "pass", "Jc")  # seat 1 passes; seat 2 keeps going
+    assert state.current_player == 1
+    play(state, "pass")  # the trick ends on seat 2, who leads
+    play(state, "Tc")
+    assert state.finished == [0, 2, 1] and state.is_over
+    assert state.current_player is None and state.legal_moves() == ()
+    with pytest.raises(IllegalMoveError, match="over"):
+        state.apply(state.game.parse_move("pass"))
+
+
+def test_pre_11_titles_by_finishing_place() -> None:
+    expected = {
+        2: ["Presidente", "Schiavo"],
+        3: ["Presidente", "Vicepresidente", "Schiavo"],
+        4: ["Presidente", "Vicepresidente", "Vice-schiavo", "Schiavo"],
+        5: ["Presidente", "Vicepresidente", "Cittadino", "Vice-schiavo", "Schiavo"],
+    }
+    for n, names in expected.items():
+        assert [title(p, n) for p in range(n)] == names
+        assert set(names) <= set(TITLES)
+    state = play(table(["3s", "4s 9c", "5s Tc Jc"]), "3s", "4s", "5s", "pass", "Jc", "pass", "Tc")
+    assert state.titles() == {0: "Presidente", 2: "Vicepresidente", 1: "Schiavo"}
+
+
+def test_pre_12_place_p_of_n_scores_n_minus_p() -> None:
+    state = play(table(["3s", "4s 9c", "5s Tc Jc"]), "3s", "4s", "5s", "pass", "Jc", "pass", "Tc")
+    assert state.returns() == [2, 0, 1]
+    assert table(["3s", "4s"]).returns() == [0, 0]  # nothing until the deal is over
+    game = make(players=5)
+    match = Match(game, seed=8, deals=4)
+    agents = [make_agent("random", game, s) for s in range(5)]
+    while not match.is_over:
+        result = match.finish_deal(play_deal(match.next_deal(), agents))
+        assert sorted(result.returns) == [0, 1, 2, 3, 4]
+    assert sum(match.totals) == 4 * 10
+    target = Match(game, seed=8, target=6)
+    while not target.is_over:
+        target.finish_deal(play_deal(target.next_deal(), agents))
+    assert max(target.totals) >= 6
+
+
+# -- revolution ------------------------------------------------------------------
+
+
+def test_pre_13_a_quad_reverses_the_order_and_another_reverses_it_back() -> None:
+    state = table(["5s 5h 5d 5c 9s", "6s 6h 6d 6c 8h Th", "4s 4h 4d 4c Qd"])
+    normal = state.order
+    play(state, "5s 5h 5d 5c")
+    assert state.revolution and state.order == tuple(reversed(normal))
+    assert state.view(1).revolution and state.view(None).order[0] == 12  # K lowest
+    assert legal(state) == {"pass"}  # 6s are now lower than 5s
+    assert_illegal(state, "6s 6h 6d 6c")
+    play(state, "pass")
+    assert "4s 4h 4d 4c" in legal(state)
+    play(state, "4s 4h 4d 4c")
+    assert not state.revolution and state.order == normal
+    play(state, "pass")
+    assert "6s 6h 6d 6c" in legal(state)  # higher again in the normal order
+
+
+def test_pre_13_singles_under_revolution() -> None:
+    state = play(table(["5s 5h 5d 5c 9s Kc", "8h Th 2c", "3d Qd 7c"]), "5s 5h 5d 5c")
+    play(state, "pass", "pass")
+    assert state.current_player == 0 and state.revolution
+    play(state, "9s")
+    assert legal(state) == {"pass", "8h", "2c"}
+    assert_illegal(state, "Th")
+    # The hand is shown low to high in the order in force.
+    assert [card_str(c) for c in state.hand(1)] == ["Th", "8h", "2c"]
+
+
+def _revolution_deal(game: President) -> State:
+    state = play(table(["5s 5h 5d 5c", "3s"], game), "5s 5h 5d 5c")
+    assert state.is_over and state.revolution
+    return state
+
+
+def test_pre_14_order_resets_every_deal() -> None:
+    game = make(players=2)
+    assert game.options.revolution_persists is False
+    setup = game.match_setup(1, _revolution_deal(game))
+    assert game.new_deal(seed=2, **setup).revolution is False
+
+
+def test_pre_14_option_revolution_persists() -> None:
+    game = make(players=2, revolution_persists=True)
+    setup = game.match_setup(1, _revolution_deal(game))
+    nxt = game.new_deal(seed=2, **setup)
+    assert nxt.revolution is True
+    assert shedkit.replay(nxt.record()).revolution is True
+
+
+# -- joker -------------------------------------------------------------------------
+
+
+JOKER_GAME = make(players=3, jokers=1)
+
+
+def test_pre_15_joker_single_cannot_be_beaten_by_a_single() -> None:
+    state = play(table(["Jk 3c 4c", "Ks Kh 2s", "Qd Qh As"], JOKER_GAME), "Jk")
+    assert legal(state) == {"pass"}
+    assert_illegal(state, "Ks")
+    # Even under a revolution nothing beats it.
+    rev = play(table(["5s 5h 5d 5c 9s", "Ks As", "Jk Qd"], JOKER_GAME), "5s 5h 5d 5c")
+    play(rev, "pass", "pass", "9s", "pass", "Jk")
+    assert legal(rev) == {"pass"}
+    # The joker may be played on any single.
+    state = play(table(["Ks 3c", "Jk 4h", "Qd 5d"], JOKER_GAME), "Ks")
+    assert legal(state) == {"pass", "Jk"}
+
+
+def test_pre_15_joker_alone_is_only_a_single() -> None:
+    state = play(table(["Ks Kh 3c", "Jk 4h", "Qd 5d"], JOKER_GAME), "Ks Kh")
+    assert legal(state) == {"pass"}
+
+
+def test_pre_16_joker_stands_in_for_the_card_it_replaces() -> None:
+    state = table(["4h Jk 6h 9s 9d 9c", "Ks", "Qs"], JOKER_GAME)
+    leads = legal(state)
+    assert {"4h Jk=5h 6h", "9s Jk=9h", "9s Jk=9h 9d", "9s Jk=9h 9d 9c", "Jk"} <= leads
+    run = JOKER_GAME.parse_move("4h Jk=5h 6h")
+    assert run.kind == "run" and run.joker_as == 4 * 4 + 1 and run.has_joker
+    assert JOKER_GAME.parse_move("4h Jk 6h") == run  # the only gap is implied
+    assert JOKER_GAME.parse_move("6h 4h Jk=5h") == run
+    with pytest.raises(InvalidMoveError, match="joker"):
+        JOKER_GAME.parse_move("4h 5h Jk")  # either end: the player must say which
+
+
+def test_pre_16_a_run_with_a_joker_is_beaten_by_a_higher_run_of_the_same_length() -> None:
+    state = table(["4h Jk 6h 2c", "5s 6s 7s 8s", "4d 5d 6d Qc"], JOKER_GAME)
+    play(state, "4h Jk=5h 6h")
+    assert legal(state) == {"pass", "5s 6s 7s", "6s 7s 8s"}
+    assert_illegal(state, "5s 6s 7s 8s")
+    play(state, "pass")
+    assert legal(state) == {"pass"}  # 4d-5d-6d only ties the joker run's top (6)
+    assert_illegal(state, "4d 5d 6d")
+
+
+def test_pre_16_a_joker_completed_quad_starts_a_revolution() -> None:
+    state = table(["9s 9d 9c Jk 3h", "Ks", "Qs"], JOKER_GAME)
+    play(state, "9s 9d 9c Jk=9h")
+    assert state.last_play is not None and state.last_play.kind == "quad"
+    assert state.revolution
+
+
+def test_pre_17_an_unbeaten_joker_play_passes_the_lead_to_the_next_player() -> None:
+    state = play(table(["Jk 3c 4c", "Ks Kh", "Qd Qh"], JOKER_GAME), "Jk", "pass", "pass")
+    assert state.last_play is None and state.current_player == 1
+    pair = play(table(["9s Jk 3c", "4d 5d", "Qd Qh"], JOKER_GAME), "9s Jk=9h", "pass", "pass")
+    assert pair.current_player == 1
+
+
+def test_pre_17_a_beaten_joker_play_leaves_the_normal_rule() -> None:
+    state = table(["9s Jk 3c", "Ts Th 4d", "Qd 5h"], JOKER_GAME)
+    play(state, "9s Jk=9h", "Ts Th", "pass", "pass")
+    assert state.last_play is None and state.current_player == 1
+
+
+def test_pre_17_joker_play_going_out_passes_the_lead_on() -> None:
+    state = play(table(["Jk", "Ks Kh", "Qd Qh"], JOKER_GAME), "Jk", "pass", "pass")
+    assert state.finished == [0] and state.current_player == 1
+
+
+# -- optional rules ----------------------------------------------------------------
+
+
+EIGHTS = make(players=3, eight_stops=True)
+
+
+def test_pre_18_eights_stop_the_trick_and_their_player_leads_again() -> None:
+    assert make().options.eight_stops is False
+    state = play(table(["8s 3c", "Ks Kh", "Qd 9h"], EIGHTS), "8s")
+    assert state.last_play is None and state.current_player == 0
+    run = play(table(["6h 7h 8h 3c", "9s Ts Js", "Qd 9h"], EIGHTS), "6h 7h 8h")
+    assert run.last_play is None and run.current_player == 0
+    # Without the option an 8 is beaten like any card.
+    plain = play(table(["8s 3c", "Ks Kh", "Qd 9h"]), "8s")
+    assert legal(plain) == {"pass", "Ks", "Kh"}
+
+
+def test_pre_18_an_eight_going_out_gives_the_lead_to_the_next_player_in() -> None:
+    state = play(table(["8s", "Ks Kh", "Qd 9h"], EIGHTS), "8s")
+    assert state.finished == [0] and state.current_player == 1 and state.last_play is None
+
+
+def test_pre_18_a_joker_standing_for_an_eight_stops_too() -> None:
+    game = make(players=3, eight_stops=True, jokers=1)
+    state = play(table(["7h Jk 9h 3c", "Ks Kh", "Qd 9c"], game), "7h Jk=8h 9h")
+    assert state.last_play is None
+
+
+def test_pre_19_a_joker_play_with_an_eight_gives_the_lead_to_the_next_player() -> None:
+    game = make(players=3, eight_stops=True, jokers=1)
+    state = play(table(["8s Jk 3c", "Ks Kh", "Qd 9h"], game), "8s Jk=8h")
+    assert state.last_play is None and state.current_player == 1
+
+
+# -- tax ---------------------------------------------------------------------------
+
+
+def tax_deal(players: int, order: list[int], draws: list[list[int]] | None = None) -> State:
+    game = make(players=players, tax=True)
+    return game.new_deal(seed=11, previous_order=order, tax_draws=draws, dealer=0)
+
+
+def test_pre_20_no_tax_without_the_option_or_on_the_first_deal() -> None:
+    assert make().options.tax is False
+    assert make().new_deal(seed=1, previous_order=[0, 1, 2, 3]).phase == "play"
+    assert make(tax=True).new_deal(seed=1).phase == "play"
+    assert make(tax=True).match_setup(0, None) == {}
+
+
+def test_pre_20_tax_with_four_players() -> None:
+    state = tax_deal(4, [2, 0, 3, 1])
+    assert state.phase == "tax" and state.current_player == 2
+    assert state.exchanges == [(2, 1, 2), (0, 3, 1)]
+    drawn, drawn2 = state.tax_draws
+    # The random cards left the loser for the giver before anything is given.
+    assert set(drawn) <= set(state.dealt[1]) and set(drawn) <= set(state.hand(2))
+    assert not set(drawn) & set(state.hand(1))
+    assert len(state.hand(2)) == 15 and len(state.hand(1)) == 11
+    gives = state.legal_moves()
+    assert all(m.kind == "give" and m.size == 2 for m in gives)
+    assert len(gives) == 15 * 14 // 2
+    assert_illegal(state, "pass")
+    give = next(m for m in gives if not set(m.cards) & set(drawn))
+    state.apply(give)
+    assert set(give.cards) <= set(state.hand(1)) and len(state.hand(2)) == 13
+    assert state.current_player == 0
+    assert all(m.size == 1 for m in state.legal_moves())
+    state.apply(next(m for m in state.legal_moves() if not set(m.cards) & set(drawn2)))
+    assert [len(state.hand(s)) for s in range(4)] == [13] * 4
+    assert set(drawn2) <= set(state.dealt[3]) and not set(drawn2) & set(state.hand(3))
+    assert state.phase == "play" and state.current_player == 1  # after the dealer (PRE-06)
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_pre_20_only_the_first_exchange_with_two_or_three_players(players: int) -> None:
+    order = list(range(players))[::-1]
+    state = tax_deal(players, order)
+    assert state.exchanges == [(order[0], order[-1], 2)]
+    state.apply(state.legal_moves()[0])
+    assert state.phase == "play"
+
+
+def test_pre_20_five_players_two_exchanges() -> None:
+    state = tax_deal(5, [4, 3, 2, 1, 0])
+    assert state.exchanges == [(4, 0, 2), (3, 1, 1)]
+
+
+def test_pre_20_the_giver_may_hand_back_a_drawn_card_but_never_draws_one_it_gave() -> None:
+    game = make(players=4, tax=True)
+    base = game.new_deal(seed=5, dealer=0)
+    loser_cards = base.dealt[3]
+    state = game.new_deal(
+        seed=5,
+        dealer=0,
+        previous_order=[0, 1, 2, 3],
+        tax_draws=[list(loser_cards[:2]), [base.dealt[2][0]]],
+    )
+    assert set(loser_cards[:2]) <= set(state.hand(0))
+    give = game.parse_move("give " + " ".join(card_str(c) for c in loser_cards[:2]))
+    state.apply(give)  # the same two cards go straight back
+    assert set(loser_cards[:2]) <= set(state.hand(3))
+
+
+def test_pre_20_the_tax_is_hidden_from_the_other_seats() -> None:
+    state = tax_deal(4, [2, 0, 3, 1])
+    give = state.legal_moves()[5]
+    state.apply(give)
+    drawn = set(state.tax_draws[0])
+    assert state.view(0).tax_drawn == state.tax_draws[1] == state.view(3).tax_lost
+    for seat in (0, 3):
+        view = state.view(seat)
+        assert not drawn & set(view.tax_drawn + view.tax_lost)
+        seen = {c for _, _, cards in view.history for c in cards}
+        assert not seen and str(view.history[0][1]) == "give (hidden)"
+        visible = set(view.hand) | set(view.tax_drawn) | set(view.tax_lost) | seen
+        assert not visible & (drawn | set(give.cards))
+    assert set(state.view(2).tax_drawn) == drawn
+    assert set(state.view(1).tax_lost) == drawn
+    assert state.view(1).history[0][2] == give.cards
+
+
+def test_pre_20_bad_tax_set_up_is_refused() -> None:
+    game = make(tax=True)
+    with pytest.raises(SetupError, match="previous_order"):
+        game.new_deal(seed=1, previous_order=[0, 0, 1, 2])
+    with pytest.raises(SetupError, match="tax_draws"):
+        game.new_deal(seed=1, previous_order=[0, 1, 2, 3], tax_draws=[[0, 1]])
+
+
+def test_pre_20_a_match_with_the_tax() -> None:
+    game = make(players=4, tax=True)
+    match = Match(game, seed=4, deals=4)
+    agents = [make_agent("random", game, s) for s in range(4)]
+    previous = None
+    while not match.is_over:
+        state = match.next_deal()
+        if previous is None:
+            assert state.phase == "play"
+        else:
+            order = previous.finished
+            assert state.exchanges == [(order[0], order[-1], 2), (order[1], order[-2], 1)]
+            assert state.phase == "tax"
+        previous = play_deal(state, agents)
+        match.finish_deal(previous)
+    for result in match.results[1:]:
+        assert [m for m in result.record["moves"][:2] if m.startswith("give")] == result.record[
+            "moves"
+        ][:2]
+        assert shedkit.replay(result.record).record() == result.record
+
+
+# -- notation ----------------------------------------------------------------------
+
+
+def test_pre_30_card_notation() -> None:
+    game = make(jokers=1)
+    assert game.parse_move("Ts") == game.parse_move("10s") == game.parse_move("T♠")
+    assert str(game.parse_move("10♥")) == "Th"
+    assert str(game.parse_move("jk")) == "Jk"
+    assert [card_str(c) for c in (0, 5, 38, 51)] == ["As", "2h", "Td", "Kc"]
+    for bad in ("1s", "Tx", "Zs", "T", "Jk=Jk 3s"):
+        with pytest.raises(InvalidMoveError):
+            game.parse_move(bad)
+
+
+def test_pre_31_play_notation() -> None:
+    game = make(jokers=1)
+    assert str(game.parse_move("7c 7h")) == "7h 7c"
+    assert str(game.parse_move("5s 3s 4s")) == "3s 4s 5s"
+    assert str(game.parse_move("6h Jk=5h 4h")) == "4h Jk=5h 6h"
+    assert str(game.parse_move("pass")) == "pass"
+    assert str(game.parse_move("give 4d 3c")) == "give 3c 4d"
+    for m in game.tables.moves:
+        assert game.parse_move(str(m)) is m
+    with pytest.raises(InvalidMoveError):
+        game.parse_move("give 3c 4d 5h")
+
+
+def test_pre_31_plays_are_written_in_the_order_in_force() -> None:
+    state = play(table(["5s 5h 5d 5c 9s Ts Js", "Ks", "Qs"]), "5s 5h 5d 5c", "pass", "pass")
+    run = state.game.parse_move("9s Ts Js")
+    assert state.notation(run) == "Js Ts 9s"
+    assert state.game.parse_move(state.notation(run)) is run
+    play(state, state.notation(run))
+    assert state.record()["moves"][-1] == "Js Ts 9s"
+    assert shedkit.replay(state.record()).hands == state.hands
