@@ -81,6 +81,67 @@ def president_random_deals(n: int, seed: int) -> int:
     return decisions
 
 
+def dominoes_random_hands(players: int, variant: str) -> Callable[[int, int], int]:
+    """Random full Dominoes hands (deal, lead, plays, draws and passes as explicit moves)."""
+    game = shedkit.make("dominoes", players=players, variant=variant)
+
+    def play(n: int, seed: int) -> int:
+        rng = random.Random(seed)
+        decisions = 0
+        for i in range(n):
+            state = game.new_deal(seed=seed * 1_000_003 + i)
+            while not state.is_over:
+                moves = state.legal_moves()
+                k = len(moves)
+                state.apply(moves[rng.randrange(k)] if k > 1 else moves[0])
+                decisions += 1
+        return decisions
+
+    return play
+
+
+def dominoes_section(hands: int, repeats: int) -> None:
+    """Dominoes random-play hands per second against the dominoes package and OpenSpiel."""
+    print(
+        f"\nDominoes random-play hands, {hands} hands x {repeats} repeats (median); "
+        f"dominoes {version('dominoes')}"
+    )
+    rows = [
+        (
+            "4 players, block, partners",
+            dominoes_random_hands(4, "block"),
+            "dominoes pkg",
+            peers.dominoes_pkg_random_hands,
+            peers.dominoes_pkg_available(),
+        ),
+        (
+            "2 players, block",
+            dominoes_random_hands(2, "block"),
+            "OpenSpiel",
+            peers.openspiel_block_dominoes_random_hands,
+            peers.openspiel_block_dominoes_available(),
+        ),
+    ]
+    for label, ours, peer_name, peer, available in rows:
+        our_rate, our_moves = rate(ours, hands, repeats)
+        line = f"  {label:<28} shedkit {our_rate:9.1f} hands/s ({our_moves:4.1f} decisions/hand)"
+        if available:
+            peer_rate, peer_moves = rate(peer, hands, repeats)
+            line += (
+                f"   {peer_name} {peer_rate:9.1f} hands/s ({peer_moves:4.1f} decisions/hand)"
+                f"   ratio x{our_rate / peer_rate:5.2f}"
+            )
+        else:
+            line += f"   {peer_name}: not installed (pip install '.[bench]')"
+        print(line)
+    for players, variant in ((4, "draw"), (3, "fives")):
+        our_rate, our_moves = rate(dominoes_random_hands(players, variant), hands, repeats)
+        print(
+            f"  {players} players, {variant:<19} shedkit {our_rate:9.1f} hands/s "
+            f"({our_moves:4.1f} decisions/hand, no peer)"
+        )
+
+
 def lead_hands(count: int, seed: int) -> list[list[int]]:
     """Seeded 20-card hands as rank lists (0 = 3 … 12 = 2, 13/14 = jokers)."""
     rng = random.Random(seed)
@@ -162,6 +223,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--deals", type=int, default=300, help="deals per repeat")
     parser.add_argument("--repeats", type=int, default=5, help="repeats (the median is shown)")
     parser.add_argument("--hands", type=int, default=30, help="20-card hands for movegen")
+    parser.add_argument(
+        "--dominoes-hands", type=int, default=2000, help="Dominoes hands per repeat"
+    )
     args = parser.parse_args(argv)
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
@@ -214,6 +278,7 @@ def main(argv: list[str] | None = None) -> int:
                 f"  vs {name:<10} deals/s x{ours / deals_per_s:6.2f}   "
                 f"lead movegen x{lead_s / our_lead:6.2f}"
             )
+    dominoes_section(args.dominoes_hands, args.repeats)
     env_deals = max(20, args.deals // 2)
     print(
         f"\nRL environment steps/s, random agents, observation and mask included, "

@@ -231,6 +231,85 @@ def rlcard_lead_movegen(hands: list[list[int]], repeats: int) -> float:
     return statistics.median(times)
 
 
+# -- Dominoes peers ------------------------------------------------------------------
+#
+# * the ``dominoes`` package (pure Python): four players in partnerships, no
+#   boneyard, the block game. ``Game.new(starting_domino=Domino(6, 6))`` deals
+#   with the global ``random`` generator and plays 6-6 itself; a player who
+#   cannot play is passed over inside ``make_move``, so its decisions are plays
+#   only.
+# * OpenSpiel's ``python_block_dominoes`` (pure Python behind the pyspiel API):
+#   two players, seven tiles each, the block game; the deal is 14 chance nodes.
+
+
+def dominoes_pkg_available() -> bool:
+    """Whether the ``dominoes`` package imports."""
+    return _importable("dominoes")
+
+
+def openspiel_block_dominoes_available() -> bool:
+    """Whether OpenSpiel's ``python_block_dominoes`` game loads."""
+    try:
+        import pyspiel
+        from open_spiel.python.games import block_dominoes  # noqa: F401
+
+        pyspiel.load_game("python_block_dominoes")
+    except (ImportError, RuntimeError):
+        return False
+    return True
+
+
+def dominoes_pkg_random_hands(n: int, seed: int) -> int:
+    """Play ``n`` random hands of the ``dominoes`` package's 4-player block game.
+
+    The global generator is seeded with ``seed`` for the deals; each decision
+    is a uniform choice with ``random.Random(seed)`` among ``game.valid_moves``
+    (a forced move is taken without a draw), then ``game.make_move`` until
+    ``game.result`` is set. Returns the decisions taken.
+    """
+    import dominoes
+
+    random.seed(seed)
+    rng = random.Random(seed)
+    six_six = dominoes.Domino(6, 6)
+    decisions = 0
+    for _ in range(n):
+        game = dominoes.Game.new(starting_domino=six_six)
+        while game.result is None:
+            moves = game.valid_moves
+            k = len(moves)
+            game.make_move(*(moves[rng.randrange(k)] if k > 1 else moves[0]))
+            decisions += 1
+    return decisions
+
+
+def openspiel_block_dominoes_random_hands(n: int, seed: int) -> int:
+    """Play ``n`` random hands of OpenSpiel's ``python_block_dominoes`` (two players).
+
+    Chance nodes (the deal) draw uniformly among ``state.chance_outcomes()``,
+    player nodes among ``state.legal_actions()`` (a forced move without a
+    draw), both with ``random.Random(seed)``. Returns the player decisions.
+    """
+    import pyspiel
+    from open_spiel.python.games import block_dominoes  # noqa: F401  (registers the game)
+
+    game = pyspiel.load_game("python_block_dominoes")
+    rng = random.Random(seed)
+    decisions = 0
+    for _ in range(n):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+            else:
+                actions = state.legal_actions()
+                k = len(actions)
+                state.apply_action(actions[rng.randrange(k)] if k > 1 else actions[0])
+                decisions += 1
+    return decisions
+
+
 def rlcard_env_steps(deals: int, seed: int) -> int:
     """Play ``deals`` episodes of RLCard's ``doudizhu`` environment with ``env.run``.
 

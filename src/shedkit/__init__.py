@@ -17,11 +17,13 @@ from shedkit.core.errors import (
 from shedkit.core.info import GameInfo
 from shedkit.core.records import replay
 from shedkit.core.registry import GAMES, make, register
+from shedkit.dominoes import make as _make_dominoes
 from shedkit.doudizhu import make as _make_doudizhu
 from shedkit.president import make as _make_president
 
 register("doudizhu", _make_doudizhu)
 register("president", _make_president)
+register("dominoes", _make_dominoes)
 
 __version__ = "0.1.0"
 

@@ -106,6 +106,8 @@ def _add_option_flags(play: argparse.ArgumentParser) -> None:
     )
     for name, by_game in option_fields().items():
         flag = "--" + name.replace("_", "-")
+        if flag in play._option_string_actions:
+            continue  # a rules option named like a play flag (--target) is set by that flag
         games = ", ".join(by_game)
         if all(h is bool for h in by_game.values()):
             group.add_argument(
@@ -142,7 +144,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     play.add_argument("--seat", type=int, default=0, help="your seat (default: 0)")
     play.add_argument(
-        "--deals", type=int, default=5, help="deals in the match, 0 for no limit (default: 5)"
+        "--deals",
+        type=int,
+        default=None,
+        help="deals in the match, 0 for no limit (default: 5; a game with a target: no limit)",
     )
     play.add_argument(
         "--target", type=int, default=None, help="end the match when a total reaches this"
@@ -195,7 +200,14 @@ def _play(args: argparse.Namespace, out: Console, err: Console, stdin: TextIO) -
         return 2
     client = importlib.import_module(f"shedkit.cli.{args.game}_tui")
     options = {**parse_option_values(args.option), **_flag_options(args)}
+    if args.target is not None and args.game in option_fields().get("target", {}):
+        options.setdefault("target", args.target)  # the game's own match target (DOM-11)
     game = shedkit.make(args.game, preset=args.preset, **options)
+    if isinstance(getattr(game.options, "target", None), int):
+        # A game with its own match target (Dominoes, DOM-11) plays to it.
+        args.target = game.options.target if args.target is None else args.target
+        args.deals = 0 if args.deals is None else args.deals
+    args.deals = 5 if args.deals is None else args.deals
     n = game.num_players
     if args.seat not in range(n):
         raise OptionError(f"--seat must be 0 to {n - 1}, not {args.seat}")

@@ -1,0 +1,188 @@
+"""What one seat may know of a Dominoes hand, the line as laid out, and deals consistent with it.
+
+A seat sees its own hand and the tiles it drew, how many tiles every seat
+holds, how many are left in the boneyard (never their order), the line and
+every play. Another seat's draws show as ``draw`` with no tile.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from shedkit.dominoes.actions import Tables
+from shedkit.dominoes.combos import Move
+from shedkit.dominoes.options import Options
+
+if TYPE_CHECKING:
+    from shedkit.dominoes.rules import Dominoes, State
+
+__all__ = ["Line", "View", "determinize", "layout"]
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """The tiles on the table as a player would lay them out (DOM-06, DOM-22).
+
+    ``main`` runs from end ``L`` to end ``R``, each tile as the halves seen
+    left to right (a double has equal halves and lies crosswise). ``spinner``
+    is the index of the spinner in ``main`` (-1: none); ``up`` and ``down`` are
+    its cross arms, each tile as ``(inner, outer)`` halves from the spinner out.
+    """
+
+    main: tuple[tuple[int, int], ...] = ()
+    spinner: int = -1
+    up: tuple[tuple[int, int], ...] = ()
+    down: tuple[tuple[int, int], ...] = ()
+
+
+def layout(moves: Sequence[Move], tables: Tables) -> Line:
+    """Lay out the plays among ``moves`` (draws and passes are skipped)."""
+    halves = tables.halves
+    fives = tables.num_ends == 4
+    main: list[tuple[int, int]] = []
+    arms: list[list[tuple[int, int]]] = [[], []]
+    spinner = -1
+    for m in moves:
+        if m.kind == "lead":
+            a, b = halves[m.tile]
+            main = [(a, b)]
+            if fives and a == b:
+                spinner = 0
+            continue
+        if m.kind != "play":
+            continue
+        a, b = halves[m.tile]
+        if m.end == 0:
+            v = main[0][0]
+            main.insert(0, (b if a == v else a, v))
+            if spinner >= 0:
+                spinner += 1
+            at = 0
+        elif m.end == 1:
+            v = main[-1][1]
+            main.append((v, b if a == v else a))
+            at = len(main) - 1
+        else:
+            arm = arms[m.end - 2]
+            v = arm[-1][1] if arm else main[spinner][0]
+            arm.append((v, b if a == v else a))
+            continue
+        if fives and a == b and spinner < 0:
+            spinner = at
+    return Line(tuple(main), spinner, tuple(arms[0]), tuple(arms[1]))
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """One seat's knowledge of a hand (``seat=None``: a spectator's).
+
+    ``board`` is the engine's public board (see :mod:`shedkit.dominoes.movegen`);
+    ``history`` holds ``(seat, move, tile drawn, points scored)``, the drawn
+    tile only for this seat's own draws (-1 otherwise). ``lead_tile`` is the
+    tile DOM-04 makes the leader play first, shown to the leader only (-1:
+    any tile, or not this seat's lead). ``scores`` are the
+    points each seat's side has so far; ``pips`` each hand's pips once the
+    hand is over.
+    """
+
+    seat: int | None
+    num_players: int
+    options: Options
+    phase: str
+    current_player: int | None
+    hand: tuple[int, ...]
+    tile_counts: tuple[int, ...]
+    boneyard_size: int
+    leader: int
+    lead_tile: int
+    board: tuple[int, ...]
+    count: int
+    line: Line
+    history: tuple[tuple[int, Move, int, int], ...]
+    scores: tuple[int, ...]
+    legal_moves: tuple[Move, ...]
+    end_reason: str | None
+    winner: int | None
+    pips: tuple[int, ...]
+    returns: tuple[int, ...]
+
+    @property
+    def is_over(self) -> bool:
+        """True once the hand has ended."""
+        return self.phase == "over"
+
+    @property
+    def ends(self) -> tuple[int, ...]:
+        """The pip value at each end ``L R U D``, -1 where the end is not open."""
+        return self.board[:4]
+
+
+def _missing_values(game: Dominoes, view: View) -> list[set[int]]:
+    """Pip values each seat is known to lack: the ends it passed on (DOM-07).
+
+    A seat passes only with no boneyard left to draw from, so it never gains a
+    tile after passing; the values stay missing.
+    """
+    from shedkit.dominoes.movegen import empty_board, place
+
+    tables = game.tables
+    opts = game.options
+    board = empty_board()
+    missing: list[set[int]] = [set() for _ in range(view.num_players)]
+    for who, move, _, _ in view.history:
+        if move.kind == "pass":
+            missing[who].update(v for v in board[:4] if v >= 0)
+        elif move.kind in ("lead", "play"):
+            place(
+                board,
+                tables.halves[move.tile],
+                move.end,
+                opts.variant == "fives",
+                opts.spinner_opens == "immediately",
+            )
+    return missing
+
+
+def determinize(game: Dominoes, view: View, rng: random.Random) -> State:
+    """Deal the tiles ``view`` cannot see at random, consistent with the seats' passes."""
+    if view.seat is None:
+        raise ValueError("determinize needs a seat's view, not a spectator's")
+    if view.is_over:
+        raise ValueError("determinize needs a hand in progress")
+    tables = game.tables
+    me = view.seat
+    n = view.num_players
+    on_table = {m.tile for _, m, _, _ in view.history if m.kind in ("lead", "play")}
+    unseen = [t for t in range(tables.num_tiles) if t not in on_table and t not in view.hand]
+    missing = _missing_values(game, view)
+    others = sorted((s for s in range(n) if s != me), key=lambda s: -len(missing[s]))
+    hands: list[list[int]] = [[] for _ in range(n)]
+    hands[me] = list(view.hand)
+    for attempt in range(60):
+        pool = unseen.copy()
+        rng.shuffle(pool)
+        ok = True
+        for s in others:
+            bad = missing[s] if attempt < 59 else set()
+            take = [t for t in pool if not (set(tables.halves[t]) & bad)][: view.tile_counts[s]]
+            if len(take) < view.tile_counts[s]:
+                ok = False
+                break
+            chosen = set(take)
+            pool = [t for t in pool if t not in chosen]
+            hands[s] = take
+        if ok:
+            break
+    state = game.new_deal(seed=rng.randrange(2**63), hands=hands, boneyard=pool, leader=view.leader)
+    state.board = list(view.board)
+    # Before the first tile another seat cannot know the leader's forced tile: any tile then.
+    state.lead_tile = view.lead_tile
+    state.current_player = view.current_player
+    state.history = list(view.history)
+    seat_of_side = {game.side_of[s]: s for s in reversed(range(n))}
+    state.points = [view.scores[seat_of_side[side]] for side in range(game.num_sides)]
+    state._legal = None
+    return state
