@@ -90,6 +90,10 @@ def parse_option_values(items: Sequence[str]) -> dict[str, Any]:
     return out
 
 
+#: Flags of ``shedkit play`` that also name a rules option (Dominoes' ``target``, DOM-11).
+_MATCH_FLAGS = frozenset({"target"})
+
+
 def _describe(hint: Any) -> str:
     """The values an option takes, for ``--help``."""
     if typing.get_origin(hint) is typing.Literal:
@@ -106,8 +110,8 @@ def _add_option_flags(play: argparse.ArgumentParser) -> None:
     )
     for name, by_game in option_fields().items():
         flag = "--" + name.replace("_", "-")
-        if flag in play._option_string_actions:
-            continue  # a rules option named like a play flag (--target) is set by that flag
+        if name in _MATCH_FLAGS:
+            continue  # set by the match flag of the same name (--target)
         games = ", ".join(by_game)
         if all(h is bool for h in by_game.values()):
             group.add_argument(
