@@ -113,6 +113,20 @@ def test_president_four_agents_rotate_through_every_seat(first_move: None) -> No
     assert set(results["ratings"]) == {"random", "first", "first-2"}
 
 
+def test_dominoes_partnerships_count_once_and_rate_as_teams() -> None:
+    tour = Tournament("dominoes", ("greedy", "random"), deals=3, seed=2)
+    games = play_deals(tour.to_dict(), [0, 1, 2])
+    assert len(games) == 3 * 14
+    for g in games:
+        assert g.teams == (0, 1, 0, 1)  # DOM-02: seats 0+2 against 1+3
+        assert g.won[0] == g.won[2] and g.returns[0] == g.returns[2]
+    results = run_tournament(tour)
+    # Greedy holds both seats of a side in some arrangements: that side counts once.
+    sides = sum(len({(a, g.teams[s]) for s, a in enumerate(g.seats) if a == 0}) for g in games)
+    assert results["stats"]["greedy"]["player"]["games"] == sides
+    assert set(results["ratings"]) == {"greedy", "random"}
+
+
 def test_wilson_and_bootstrap() -> None:
     lo, hi = wilson(30, 100)
     assert lo < 0.3 < hi and (round(lo, 4), round(hi, 4)) == (0.2189, 0.3958)

@@ -21,6 +21,7 @@ from shedkit.envs.gymnasium import SingleAgentEnv
         ("doudizhu", {}),
         ("doudizhu", {"seat": 2, "opponents": "greedy"}),
         ("president", {"seat": 1, "players": 5, "preset": "all-options"}),
+        ("dominoes", {"seat": 3, "opponents": "greedy"}),
     ],
 )
 def test_gymnasium_check_env(game: str, kwargs: dict[str, object]) -> None:

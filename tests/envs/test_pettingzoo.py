@@ -23,6 +23,11 @@ CONFIGS: list[tuple[str, dict[str, Any]]] = [
     ("president", {"players": 3}),
     ("president", {"players": 4}),
     ("president", {"players": 5, "preset": "all-options"}),
+    ("dominoes", {}),
+    ("dominoes", {"players": 2}),
+    ("dominoes", {"players": 3, "preset": "all-fives"}),
+    ("dominoes", {"players": 5}),
+    ("dominoes", {"players": 6, "preset": "block"}),
 ]
 
 

@@ -28,7 +28,7 @@ def add_arena_parser(sub: Any) -> argparse.ArgumentParser:
             "bootstrap intervals and openskill ratings."
         ),
     )
-    arena.add_argument("game", help="the game: doudizhu, president")
+    arena.add_argument("game", help="the game: doudizhu, president, dominoes")
     arena.add_argument(
         "--agents", required=True, help="comma-separated agent names, e.g. greedy,random"
     )

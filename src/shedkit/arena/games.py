@@ -2,8 +2,8 @@
 
 An :class:`Outcome` reduces a finished deal to what the statistics and the
 ratings read, the same shape for every game: the role of each seat, who won,
-each seat's place for the ratings (0 = best; equal places are a shared
-result), and each seat's score in the game's own unit:
+each seat's place for the ratings (0 = best; equal places tie), the team
+each seat plays for (its side), and each seat's score in the game's own unit:
 
 - Dou Di Zhu: roles ``landlord`` / ``peasant``; a side wins or loses together;
   the score is the side's points per deal at the stake played, as in
@@ -11,8 +11,9 @@ result), and each seat's score in the game's own unit:
   peasant's return);
 - President: role ``player``; the score is the finishing place, 1 = first
   (PRE-10); a win is finishing first;
-- Dominoes (when its engine lands): role ``player``; the score is the points of
-  the hand, a win is winning the hand.
+- Dominoes: role ``player``; the score is the points of the hand (the side's,
+  with partners); a win is the hand won by the seat's side; a void hand
+  (DOM-10) is a draw for the ratings.
 
 A game is added with one :func:`register_arena_game` call.
 """
@@ -36,6 +37,7 @@ class Outcome:
     won: tuple[bool, ...]
     places: tuple[int, ...]
     scores: tuple[float, ...]
+    teams: tuple[int, ...]
     counted: bool = True  # False for a deal that was thrown in (no roles, no result)
 
 
@@ -78,13 +80,16 @@ def _doudizhu_outcome(state: Any) -> Outcome:
     n = state.num_players
     landlord = state.landlord
     if state.thrown_in or landlord is None:
-        return Outcome(("none",) * n, (False,) * n, (0,) * n, (0.0,) * n, counted=False)
+        return Outcome(
+            ("none",) * n, (False,) * n, (0,) * n, (0.0,) * n, tuple(range(n)), counted=False
+        )
     returns = state.returns()
     landlord_won = state.winner == landlord
     roles = tuple("landlord" if s == landlord else "peasant" for s in range(n))
     won = tuple((s == landlord) == landlord_won for s in range(n))
     scores = tuple(returns[s] / (n - 1) if s == landlord else float(returns[s]) for s in range(n))
-    return Outcome(roles, won, tuple(0 if w else 1 for w in won), scores)
+    teams = tuple(0 if s == landlord else 1 for s in range(n))
+    return Outcome(roles, won, tuple(0 if w else 1 for w in won), scores, teams)
 
 
 def _president_setup(game: Any, deal: int, auction: bool) -> dict[str, Any]:
@@ -101,7 +106,22 @@ def _president_outcome(state: Any) -> Outcome:
         tuple(p == 0 for p in places),
         tuple(places),
         tuple(float(p + 1) for p in places),
+        tuple(range(n)),
     )
+
+
+def _dominoes_setup(game: Any, deal: int, auction: bool) -> dict[str, Any]:
+    return {}
+
+
+def _dominoes_outcome(state: Any) -> Outcome:
+    n = state.num_players
+    side_of = state.game.side_of
+    won = tuple(state.winner is not None and side_of[s] == state.winner for s in range(n))
+    # Ratings: the winning side first, every other side tied behind it.
+    places = tuple(0 if w or state.winner is None else 1 for w in won)
+    scores = tuple(float(r) for r in state.returns())
+    return Outcome(("player",) * n, won, places, scores, side_of)
 
 
 register_arena_game(
@@ -122,5 +142,15 @@ register_arena_game(
         higher_is_better=False,
         setup=_president_setup,
         outcome=_president_outcome,
+    ),
+)
+register_arena_game(
+    "dominoes",
+    ArenaGame(
+        roles=("player",),
+        score_name="points per hand",
+        higher_is_better=True,
+        setup=_dominoes_setup,
+        outcome=_dominoes_outcome,
     ),
 )

@@ -1,9 +1,10 @@
 """openskill ratings from the games of a tournament, in a fixed order (deal, arrangement).
 
-Each game is one rating event. In Dou Di Zhu the landlord and the peasants
-are two teams and each agent has one rating per role (``greedy (landlord)``,
-``greedy (peasant)``), since the roles are different jobs. In the other games
-every seat is its own team, ranked by its place. When one agent fills
+Each game is one rating event with one openskill team per side: in Dou Di
+Zhu the landlord and the peasants, in Dominoes the partnerships, elsewhere
+every seat, ranked by place. In Dou Di Zhu each agent has one rating per
+role (``greedy (landlord)``, ``greedy (peasant)``), since the roles are
+different jobs. When one agent fills
 several seats of a game, each copy is rated and the agent takes the mean of
 the copies' new ratings.
 """
@@ -40,19 +41,20 @@ def rate(
         if not r.counted:
             continue
         names = [_entity(agents[a], r.roles[s], by_role) for s, a in enumerate(r.seats)]
-        # Seats that share a place form one team (the peasants), else one team per seat.
+        # One openskill team per side (the peasants, a Dominoes partnership), ranked by place.
         groups: dict[int, list[int]] = {}
-        for seat, place in enumerate(r.places):
-            groups.setdefault(place, []).append(seat)
+        for seat, team in enumerate(r.teams):
+            groups.setdefault(team, []).append(seat)
         order = sorted(groups)
         teams = [
-            [model.rating(mu=get(names[s]).mu, sigma=get(names[s]).sigma) for s in groups[p]]
-            for p in order
+            [model.rating(mu=get(names[s]).mu, sigma=get(names[s]).sigma) for s in groups[g]]
+            for g in order
         ]
-        new = model.rate(teams, ranks=[float(p) for p in order])
+        ranks = [float(r.places[groups[g][0]]) for g in order]
+        new = model.rate(teams, ranks=ranks)
         updates: dict[str, list[Any]] = {}
-        for p_index, p in enumerate(order):
-            for seat, rating in zip(groups[p], new[p_index], strict=True):
+        for g_index, g in enumerate(order):
+            for seat, rating in zip(groups[g], new[g_index], strict=True):
                 updates.setdefault(names[seat], []).append(rating)
         for name, copies in updates.items():
             mu = sum(c.mu for c in copies) / len(copies)

@@ -10,8 +10,8 @@ tournament seed and the role (not the agent: equal data, equal intervals),
 so the intervals are reproducible.
 
 A game counts once per seat of the agent, except that seats of one agent on
-one side with the same result (the two peasants of a Dou Di Zhu deal) count
-once, as one result of that side.
+one side (the two peasants of a Dou Di Zhu deal, a Dominoes partnership)
+count once, as the one result of that side.
 """
 
 from __future__ import annotations
@@ -102,9 +102,9 @@ def summarize(
         if not r.counted:
             continue
         # Seats of one agent on one side (two peasants) share one result: count it once.
-        seen: set[tuple[int, str, bool, float]] = set()
+        seen: set[tuple[int, int]] = set()
         for seat, agent in enumerate(r.seats):
-            side = (agent, r.roles[seat], r.won[seat], r.scores[seat])
+            side = (agent, r.teams[seat])
             if side in seen:
                 continue
             seen.add(side)

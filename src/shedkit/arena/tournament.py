@@ -105,6 +105,7 @@ class GameResult:
     won: tuple[bool, ...]
     places: tuple[int, ...]
     scores: tuple[float, ...]
+    teams: tuple[int, ...]
     counted: bool
 
 
@@ -143,6 +144,7 @@ def play_deals(spec: dict[str, Any], deals: list[int]) -> list[GameResult]:
                     o.won,
                     o.places,
                     o.scores,
+                    o.teams,
                     o.counted,
                 )
             )

@@ -12,11 +12,13 @@ from typing import Any
 
 from shedkit.core.errors import OptionError
 from shedkit.envs.encodings.base import Encoding, Layout, move_mask
+from shedkit.envs.encodings.dominoes import DominoesEncoding
 from shedkit.envs.encodings.doudizhu import DouDizhuEncoding
 from shedkit.envs.encodings.president import PresidentEncoding
 
 __all__ = [
     "ENCODINGS",
+    "DominoesEncoding",
     "DouDizhuEncoding",
     "Encoding",
     "Layout",
@@ -47,3 +49,4 @@ def encoding_for(game: Any) -> Encoding:
 
 register_encoding("doudizhu", DouDizhuEncoding)
 register_encoding("president", PresidentEncoding)
+register_encoding("dominoes", DominoesEncoding)
