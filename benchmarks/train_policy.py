@@ -52,6 +52,7 @@ class MaskedLinearPolicy:
 
 
 def legal_ids(obs: dict[str, Any]) -> NDArray[np.intp]:
+    """The legal action ids of an observation's mask."""
     return np.flatnonzero(obs["action_mask"].view(np.bool_))
 
 
@@ -77,6 +78,7 @@ def evaluate(
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Train, printing the win rate on the evaluation deals after each block."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", default="president", choices=("president", "doudizhu"))
     parser.add_argument("--episodes", type=int, default=2000, help="training episodes")

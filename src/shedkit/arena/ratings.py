@@ -33,6 +33,7 @@ def rate(
     ratings: dict[str, Any] = {}
 
     def get(name: str) -> Any:
+        """The current rating of ``name`` (a fresh one at its first game)."""
         if name not in ratings:
             ratings[name] = model.rating(name=name)
         return ratings[name]

@@ -62,6 +62,7 @@ def bootstrap_ratio(
         return (point, point)
 
     def ratio(s: NDArray[np.float64], c: NDArray[np.float64], axis: int = -1) -> Any:
+        """Total score over total games of each resample (vectorised along ``axis``)."""
         return s.sum(axis=axis) / c.sum(axis=axis)
 
     with warnings.catch_warnings():
