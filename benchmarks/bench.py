@@ -14,6 +14,7 @@ Run with ``make bench`` (installs the ``[bench]`` extra) or
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import platform
 import random
@@ -23,6 +24,7 @@ import time
 from collections.abc import Callable
 from importlib import metadata
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -172,6 +174,50 @@ def rate(play: Callable[[int, int], int], deals: int, repeats: int) -> tuple[flo
     return statistics.median(rates), decisions / deals
 
 
+def shedkit_env_steps(deals: int, seed: int) -> int:
+    """Random masked play of ``deals`` episodes of our PettingZoo Dou Di Zhu env; the decisions.
+
+    Each decision reads ``env.last()`` (the acting seat's encoded observation
+    and its action mask) and draws uniformly among the mask's legal ids. The
+    environment is made once per process (its tables are not timed).
+    """
+    import numpy as np
+
+    aec = _shedkit_env()
+    aec.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    steps = 0
+    for _ in range(deals):
+        aec.reset()
+        for _agent in aec.agent_iter():
+            obs, _, terminated, truncated, _ = aec.last()
+            if terminated or truncated:
+                aec.step(None)
+                continue
+            legal = np.flatnonzero(obs["action_mask"].view(np.bool_))
+            aec.step(int(legal[rng.integers(legal.size)]))
+            steps += 1
+    return steps
+
+
+@functools.cache
+def _shedkit_env() -> Any:
+    from shedkit.envs.pettingzoo import env
+
+    return env("doudizhu")
+
+
+def steps_rate(play: Callable[[int, int], int], deals: int, repeats: int) -> float:
+    """Median decisions per second over ``repeats`` runs of ``deals`` episodes (after a warm-up)."""
+    play(1, 0)
+    rates = []
+    for rep in range(repeats):
+        t0 = time.perf_counter()
+        steps = play(deals, rep + 1)
+        rates.append(steps / (time.perf_counter() - t0))
+    return statistics.median(rates)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=300, help="deals per repeat")
@@ -233,6 +279,17 @@ def main(argv: list[str] | None = None) -> int:
                 f"lead movegen x{lead_s / our_lead:6.2f}"
             )
     dominoes_section(args.dominoes_hands, args.repeats)
+    env_deals = max(20, args.deals // 2)
+    print(
+        f"\nRL environment steps/s, random agents, observation and mask included, "
+        f"{env_deals} episodes x {args.repeats} repeats (median):"
+    )
+    ours_env = steps_rate(shedkit_env_steps, env_deals, args.repeats)
+    print(f"  shedkit    {ours_env:10.0f} steps/s  (PettingZoo AEC env, env.last() each step)")
+    if peers.rlcard_available():
+        theirs_env = steps_rate(peers.rlcard_env_steps, env_deals, args.repeats)
+        print(f"  RLCard     {theirs_env:10.0f} steps/s  (rlcard.make('doudizhu'), env.run)")
+        print(f"  ratio: shedkit / RLCard x{ours_env / theirs_env:.1f}")
     return 0
 
 

@@ -24,6 +24,7 @@ What each peer's numbers cover:
 
 from __future__ import annotations
 
+import functools
 import importlib
 import random
 import statistics
@@ -307,3 +308,37 @@ def openspiel_block_dominoes_random_hands(n: int, seed: int) -> int:
                 state.apply_action(actions[rng.randrange(k)] if k > 1 else actions[0])
                 decisions += 1
     return decisions
+
+
+def rlcard_env_steps(deals: int, seed: int) -> int:
+    """Play ``deals`` episodes of RLCard's ``doudizhu`` environment with ``env.run``.
+
+    Every seat is RLCard's ``RandomAgent``; ``env.run(is_training=False)``
+    plays one deal, building the acting player's observation (its feature
+    planes and legal actions) at every step, as a training loop gets them.
+    The environment is made once per process (``rlcard.make`` is not timed)
+    and reseeded with ``seed``. Returns the number of decisions (agent calls).
+    """
+    env, calls = _rlcard_env()
+    env.seed(seed)
+    before = calls[0]
+    for _ in range(deals):
+        env.run(is_training=False)
+    return calls[0] - before
+
+
+@functools.cache
+def _rlcard_env() -> tuple[Any, list[int]]:
+    import rlcard
+    from rlcard.agents import RandomAgent
+
+    env = rlcard.make("doudizhu", config={"seed": 0})
+    calls = [0]
+
+    class CountingRandomAgent(RandomAgent):  # type: ignore[misc]
+        def eval_step(self, state: Any) -> Any:
+            calls[0] += 1
+            return super().eval_step(state)
+
+    env.set_agents([CountingRandomAgent(num_actions=env.num_actions) for _ in range(3)])
+    return env, calls

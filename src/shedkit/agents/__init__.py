@@ -4,7 +4,9 @@ from shedkit.agents.base import AGENTS, Agent, RandomAgent, make_agent, register
 from shedkit.agents.greedy_dominoes import GreedyDominoes
 from shedkit.agents.greedy_doudizhu import GreedyDouDizhu
 from shedkit.agents.greedy_president import GreedyPresident
+from shedkit.agents.rlcard_rule import RLCardRuleAgent  # registered when rlcard imports
 
 __all__ = ["AGENTS", "Agent", "GreedyDouDizhu", "RandomAgent", "make_agent", "register_agent"]
 __all__ += ["GreedyPresident"]
 __all__ += ["GreedyDominoes"]
+__all__ += ["RLCardRuleAgent"]

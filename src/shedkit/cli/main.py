@@ -27,6 +27,7 @@ from rich.console import Console
 
 import shedkit
 from shedkit.agents import AGENTS, Agent, make_agent
+from shedkit.arena.cli import add_arena_parser, run_arena
 from shedkit.core.errors import OptionError, RecordError, ShedkitError
 from shedkit.core.match import Match
 from shedkit.core.records import load_record
@@ -196,6 +197,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument(
         "--bot-delay", type=float, default=0.6, help="seconds a bot waits before moving"
     )
+    add_arena_parser(sub)
     return parser
 
 
@@ -313,6 +315,8 @@ def main(argv: list[str] | None = None) -> int:
             return _replay(args, out, err, stdin)
         if args.command == "serve":
             return _serve(args, out, err, stdin)
+        if args.command == "arena":
+            return run_arena(args, out, err)
         parser.print_help()
         return 2
     except ShedkitError as error:

@@ -1,0 +1,126 @@
+"""Where the games run: this process, local worker processes, or a Ray cluster.
+
+Every backend plays the same chunks of deal numbers with the same pure
+function (:func:`~shedkit.arena.tournament.play_deals`) and returns the
+results in deal order, so the backend and the worker count never change a
+result. ``progress`` is called with the number of games finished so far.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from typing import Any
+
+from shedkit.arena.tournament import GameResult, Tournament, play_deals
+from shedkit.core.errors import OptionError
+
+__all__ = ["BACKENDS", "chunks", "run"]
+
+BACKENDS = ("processes", "ray")
+
+Progress = Callable[[int], None]
+
+
+def chunks(deals: int, workers: int) -> list[list[int]]:
+    """Deal numbers in chunks: about eight per worker, at most 50 deals each.
+
+    >>> chunks(5, 2)
+    [[0], [1], [2], [3], [4]]
+    >>> [len(c) for c in chunks(1000, 2)]
+    [50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50]
+    """
+    size = max(1, min(50, -(-deals // (workers * 8))))
+    return [list(range(i, min(i + size, deals))) for i in range(0, deals, size)]
+
+
+def _ordered(parts: dict[int, list[GameResult]]) -> list[GameResult]:
+    return [r for i in sorted(parts) for r in parts[i]]
+
+
+def run(
+    tour: Tournament,
+    workers: int = 1,
+    backend: str = "processes",
+    progress: Progress | None = None,
+) -> list[GameResult]:
+    """Play the whole tournament; results ordered by deal, then arrangement."""
+    if backend not in BACKENDS:
+        raise OptionError(f"unknown backend {backend!r}; valid backends: {', '.join(BACKENDS)}")
+    if not isinstance(workers, int) or workers < 1:
+        raise OptionError(f"workers must be at least 1, not {workers!r}")
+    spec = tour.to_dict()
+    work = chunks(tour.deals, workers)
+    if backend == "ray":
+        return _run_ray(spec, work, workers, progress)
+    if workers == 1:
+        parts: dict[int, list[GameResult]] = {}
+        done = 0
+        for i, deals in enumerate(work):
+            parts[i] = play_deals(spec, deals)
+            done += len(parts[i])
+            if progress is not None:
+                progress(done)
+        return _ordered(parts)
+    return _run_processes(spec, work, workers, progress)
+
+
+def _run_processes(
+    spec: dict[str, Any], work: list[list[int]], workers: int, progress: Progress | None
+) -> list[GameResult]:
+    parts: dict[int, list[GameResult]] = {}
+    done = 0
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        pending: dict[Future[list[GameResult]], int] = {
+            pool.submit(play_deals, spec, deals): i for i, deals in enumerate(work)
+        }
+        while pending:
+            finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for future in finished:
+                i = pending.pop(future)
+                parts[i] = future.result()
+                done += len(parts[i])
+                if progress is not None:
+                    progress(done)
+    return _ordered(parts)
+
+
+def _ray_batches(refs: list[Any], ray: Any) -> Iterator[list[Any]]:
+    left = list(refs)
+    while left:
+        ready, left = ray.wait(left, num_returns=1)
+        yield ready
+
+
+def _run_ray(
+    spec: dict[str, Any], work: list[list[int]], workers: int, progress: Progress | None
+) -> list[GameResult]:
+    try:
+        import ray
+    except ImportError as err:
+        raise OptionError("--backend ray needs Ray: pip install 'shedkit[ray]'") from err
+    started = False
+    if not ray.is_initialized():
+        address = os.environ.get("RAY_ADDRESS")
+        if address:
+            ray.init(address=address, log_to_driver=False)
+        else:
+            ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
+        started = True
+    try:
+        remote = ray.remote(play_deals)
+        refs = [remote.remote(spec, deals) for deals in work]
+        index = {ref: i for i, ref in enumerate(refs)}
+        parts: dict[int, list[GameResult]] = {}
+        done = 0
+        for ready in _ray_batches(refs, ray):
+            for ref in ready:
+                parts[index[ref]] = ray.get(ref)
+                done += len(parts[index[ref]])
+                if progress is not None:
+                    progress(done)
+        return _ordered(parts)
+    finally:
+        if started:
+            ray.shutdown()

@@ -1,0 +1,156 @@
+"""What the arena needs to know of each game: how a deal is set up, what a finished deal means.
+
+An :class:`Outcome` reduces a finished deal to what the statistics and the
+ratings read, the same shape for every game: the role of each seat, who won,
+each seat's place for the ratings (0 = best; equal places tie), the team
+each seat plays for (its side), and each seat's score in the game's own unit:
+
+- Dou Di Zhu: roles ``landlord`` / ``peasant``; a side wins or loses together;
+  the score is the side's points per deal at the stake played, as in
+  DouZero's ADP (the landlord's return divided by the number of peasants, a
+  peasant's return);
+- President: role ``player``; the score is the finishing place, 1 = first
+  (PRE-10); a win is finishing first;
+- Dominoes: role ``player``; the score is the points of the hand (the side's,
+  with partners); a win is the hand won by the seat's side; a void hand
+  (DOM-10) is a draw for the ratings.
+
+A game is added with one :func:`register_arena_game` call.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from shedkit.core.errors import OptionError
+
+__all__ = ["ARENA_GAMES", "ArenaGame", "Outcome", "arena_game", "register_arena_game"]
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """A finished deal as the arena reads it (one entry per seat)."""
+
+    roles: tuple[str, ...]
+    won: tuple[bool, ...]
+    places: tuple[int, ...]
+    scores: tuple[float, ...]
+    teams: tuple[int, ...]
+    counted: bool = True  # False for a deal that was thrown in (no roles, no result)
+
+
+@dataclass(frozen=True, slots=True)
+class ArenaGame:
+    """Set-up and reading of deals for one game in the arena."""
+
+    roles: tuple[str, ...]
+    score_name: str
+    higher_is_better: bool
+    setup: Callable[[Any, int, bool], dict[str, Any]]
+    outcome: Callable[[Any], Outcome]
+
+
+ARENA_GAMES: dict[str, ArenaGame] = {}
+
+
+def register_arena_game(name: str, spec: ArenaGame) -> None:
+    """Make the arena play the game ``name`` (as registered with :func:`shedkit.register`)."""
+    ARENA_GAMES[name] = spec
+
+
+def arena_game(name: str) -> ArenaGame:
+    """The arena's description of game ``name``."""
+    spec = ARENA_GAMES.get(name)
+    if spec is None:
+        raise OptionError(f"the arena does not play {name!r}; it plays {', '.join(ARENA_GAMES)}")
+    return spec
+
+
+def _doudizhu_setup(game: Any, deal: int, auction: bool) -> dict[str, Any]:
+    # DouZero's evaluation: the landlord is fixed (it rotates with the deal), the
+    # stake is 1, and every arrangement of agents plays the same cards in each role.
+    if auction:
+        return {}
+    return {"landlord": deal % game.num_players, "bid": 1}
+
+
+def _doudizhu_outcome(state: Any) -> Outcome:
+    n = state.num_players
+    landlord = state.landlord
+    if state.thrown_in or landlord is None:
+        return Outcome(
+            ("none",) * n, (False,) * n, (0,) * n, (0.0,) * n, tuple(range(n)), counted=False
+        )
+    returns = state.returns()
+    landlord_won = state.winner == landlord
+    roles = tuple("landlord" if s == landlord else "peasant" for s in range(n))
+    won = tuple((s == landlord) == landlord_won for s in range(n))
+    scores = tuple(returns[s] / (n - 1) if s == landlord else float(returns[s]) for s in range(n))
+    teams = tuple(0 if s == landlord else 1 for s in range(n))
+    return Outcome(roles, won, tuple(0 if w else 1 for w in won), scores, teams)
+
+
+def _president_setup(game: Any, deal: int, auction: bool) -> dict[str, Any]:
+    return {"dealer": deal % game.num_players}
+
+
+def _president_outcome(state: Any) -> Outcome:
+    n = state.num_players
+    places = [0] * n
+    for place, seat in enumerate(state.finished):
+        places[seat] = place
+    return Outcome(
+        ("player",) * n,
+        tuple(p == 0 for p in places),
+        tuple(places),
+        tuple(float(p + 1) for p in places),
+        tuple(range(n)),
+    )
+
+
+def _dominoes_setup(game: Any, deal: int, auction: bool) -> dict[str, Any]:
+    return {}
+
+
+def _dominoes_outcome(state: Any) -> Outcome:
+    n = state.num_players
+    side_of = state.game.side_of
+    won = tuple(state.winner is not None and side_of[s] == state.winner for s in range(n))
+    # Ratings: the winning side first, every other side tied behind it.
+    places = tuple(0 if w or state.winner is None else 1 for w in won)
+    scores = tuple(float(r) for r in state.returns())
+    return Outcome(("player",) * n, won, places, scores, side_of)
+
+
+register_arena_game(
+    "doudizhu",
+    ArenaGame(
+        roles=("landlord", "peasant"),
+        score_name="ADP",
+        higher_is_better=True,
+        setup=_doudizhu_setup,
+        outcome=_doudizhu_outcome,
+    ),
+)
+register_arena_game(
+    "president",
+    ArenaGame(
+        roles=("player",),
+        score_name="average place",
+        higher_is_better=False,
+        setup=_president_setup,
+        outcome=_president_outcome,
+    ),
+)
+register_arena_game(
+    "dominoes",
+    ArenaGame(
+        roles=("player",),
+        score_name="points per hand",
+        higher_is_better=True,
+        setup=_dominoes_setup,
+        outcome=_dominoes_outcome,
+    ),
+)

@@ -1,0 +1,151 @@
+"""Duplicate tournaments: every deal is played once per arrangement of the agents.
+
+An *arrangement* gives every seat one of the agents, each agent at least once;
+with as many agents as seats these are the permutations. Every deal (its
+seed, and in Dou Di Zhu its landlord seat) is played under every
+arrangement, so each agent meets the same cards in every seat and role: the
+luck of the deal cancels out of the comparison.
+
+A game is a pure function of the tournament seed, the deal number and the
+arrangement, so results do not depend on how deals are split among workers.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import shedkit
+from shedkit.agents import make_agent
+from shedkit.arena.games import arena_game
+from shedkit.core.errors import OptionError
+from shedkit.core.match import play_deal
+from shedkit.core.rng import derive_seed
+
+__all__ = ["GameResult", "Tournament", "arrangements", "play_deals"]
+
+#: More arrangements than this make a single deal too costly to replay for each.
+MAX_ARRANGEMENTS = 720
+
+
+def arrangements(num_agents: int, num_seats: int) -> list[tuple[int, ...]]:
+    """Every assignment of agents to seats that uses each agent at least once.
+
+    >>> arrangements(2, 3)
+    [(0, 0, 1), (0, 1, 0), (0, 1, 1), (1, 0, 0), (1, 0, 1), (1, 1, 0)]
+    >>> len(arrangements(3, 3))
+    6
+    """
+    return [
+        seats
+        for seats in itertools.product(range(num_agents), repeat=num_seats)
+        if len(set(seats)) == num_agents
+    ]
+
+
+@dataclass(frozen=True)
+class Tournament:
+    """What to play: game, agents, deals, seed; ``auction`` lets Dou Di Zhu bid for roles."""
+
+    game: str
+    agents: tuple[str, ...]
+    deals: int
+    seed: int = 0
+    preset: str = "standard"
+    options: dict[str, Any] = field(default_factory=dict)
+    auction: bool = False
+
+    def __post_init__(self) -> None:
+        spec = arena_game(self.game)
+        game = self.make_game()
+        if len(self.agents) < 1:
+            raise OptionError("name at least one agent (--agents a,b,...)")
+        if len(set(self.agents)) != len(self.agents):
+            raise OptionError(f"each agent may be named once, not {','.join(self.agents)}")
+        if len(self.agents) > game.num_players:
+            raise OptionError(
+                f"{len(self.agents)} agents for {game.num_players} seats: name at most "
+                f"{game.num_players}"
+            )
+        for name in self.agents:
+            make_agent(name, game)  # unknown agents and unsupported options fail here
+        if not isinstance(self.deals, int) or self.deals < 1:
+            raise OptionError(f"deals must be at least 1, not {self.deals!r}")
+        if self.auction and "landlord" not in spec.roles:
+            raise OptionError(f"--auction is for Dou Di Zhu; {self.game} has no auction")
+        count = len(arrangements(len(self.agents), game.num_players))
+        if count > MAX_ARRANGEMENTS:
+            raise OptionError(f"{count} seat arrangements is too many (at most {MAX_ARRANGEMENTS})")
+
+    def make_game(self) -> Any:
+        """The game under this tournament's preset and options."""
+        return shedkit.make(self.game, preset=self.preset, **self.options)
+
+    def arrangements(self) -> list[tuple[int, ...]]:
+        """The seat arrangements every deal is played under."""
+        return arrangements(len(self.agents), self.make_game().num_players)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-able fields, to send to a worker or write into the results."""
+        out = asdict(self)
+        out["agents"] = list(self.agents)
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """One deal under one arrangement: which agent sat where and how it ended."""
+
+    deal: int
+    arrangement: int
+    seats: tuple[int, ...]
+    returns: tuple[int, ...]
+    roles: tuple[str, ...]
+    won: tuple[bool, ...]
+    places: tuple[int, ...]
+    scores: tuple[float, ...]
+    teams: tuple[int, ...]
+    counted: bool
+
+
+def play_deals(spec: dict[str, Any], deals: list[int]) -> list[GameResult]:
+    """Play ``deals`` (deal numbers) under every arrangement; the unit of work of a backend."""
+    tour = Tournament(
+        game=spec["game"],
+        agents=tuple(spec["agents"]),
+        deals=spec["deals"],
+        seed=spec["seed"],
+        preset=spec["preset"],
+        options=dict(spec["options"]),
+        auction=spec["auction"],
+    )
+    game = tour.make_game()
+    rules = arena_game(tour.game)
+    layouts = arrangements(len(tour.agents), game.num_players)
+    out = []
+    for deal in deals:
+        deal_seed = derive_seed(tour.seed, "deal", deal)
+        setup = rules.setup(game, deal, tour.auction)
+        for index, seats in enumerate(layouts):
+            agents = [
+                make_agent(tour.agents[a], game, derive_seed(tour.seed, "agent", deal, index, s))
+                for s, a in enumerate(seats)
+            ]
+            state = play_deal(game.new_deal(seed=deal_seed, **setup), agents)
+            o = rules.outcome(state)
+            out.append(
+                GameResult(
+                    deal,
+                    index,
+                    seats,
+                    tuple(state.returns()),
+                    o.roles,
+                    o.won,
+                    o.places,
+                    o.scores,
+                    o.teams,
+                    o.counted,
+                )
+            )
+    return out
