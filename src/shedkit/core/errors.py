@@ -7,6 +7,7 @@ __all__ = [
     "InvalidMoveError",
     "OptionError",
     "RecordError",
+    "SetupError",
     "ShedkitError",
 ]
 
@@ -29,3 +30,7 @@ class OptionError(ShedkitError):
 
 class RecordError(ShedkitError):
     """A record that is malformed or does not replay."""
+
+
+class SetupError(ShedkitError):
+    """A scenario passed to ``new_deal`` that is not a possible deal."""

@@ -17,7 +17,8 @@ import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from shedkit.core.errors import IllegalMoveError, RecordError, ShedkitError
+from shedkit.core.errors import IllegalMoveError, SetupError, ShedkitError
+from shedkit.core.game import GameBase
 from shedkit.core.info import GameInfo
 from shedkit.core.options import build_options, options_to_dict
 from shedkit.president.actions import Tables, tables_for
@@ -32,10 +33,6 @@ __all__ = ["TITLES", "President", "SetupError", "State", "make"]
 RECORD_VERSION: Final = 1
 #: PRE-11 titles by place; the middle places are all ``Cittadino``.
 TITLES: Final = ("Presidente", "Vicepresidente", "Cittadino", "Vice-schiavo", "Schiavo")
-
-
-class SetupError(ShedkitError):
-    """A scenario passed to ``new_deal`` that is not a possible deal."""
 
 
 def title(place: int, n: int) -> str:
@@ -62,10 +59,11 @@ def _cards(bits: int) -> list[int]:
     return [c for c in range(53) if bits >> c & 1]
 
 
-class President:
+class President(GameBase[Move, "State"]):
     """The game under fixed options; makes deals and reads moves."""
 
     name: Final = "president"
+    title = "President"
 
     def __init__(self, options: Options, preset: str = "standard") -> None:
         self.options = options
@@ -88,21 +86,6 @@ class President:
 
     def __repr__(self) -> str:
         return f"<President preset={self.preset!r} {self.options}>"
-
-    @property
-    def num_actions(self) -> int:
-        """Size of the dense action space."""
-        return self.tables.num_actions
-
-    def action_to_move(self, action_id: int) -> Move:
-        """The move with dense id ``action_id``."""
-        if not isinstance(action_id, int) or not 0 <= action_id < self.num_actions:
-            raise IllegalMoveError(f"action id {action_id!r} not in 0…{self.num_actions - 1}")
-        return self.tables.moves[action_id]
-
-    def action_to_string(self, action_id: int) -> str:
-        """The notation of the move with dense id ``action_id``."""
-        return str(self.action_to_move(action_id))
 
     def parse_move(self, text: str, state: State | None = None) -> Move:
         """Read a move in PRE-30/31 notation (``7c 7h``, ``4h Jk=5h 6h``, ``pass``, ``give 3c``)."""
@@ -216,44 +199,17 @@ class President:
 
         return determinize(self, view, rng)
 
-    def replay(self, record: Mapping[str, Any], steps: int | None = None) -> State:
-        """Rebuild the state a record describes, or the one after its first ``steps`` moves."""
-        try:
-            setup = record["setup"]
-            state = self.new_deal(
-                seed=record["seed"],
-                hands=[list(h) for h in setup["hands"]],
-                leftover=list(setup["leftover"]),
-                dealer=setup["dealer"],
-                previous_order=setup.get("previous_order"),
-                tax_draws=setup.get("tax_draws"),
-                revolution=bool(setup.get("revolution", False)),
-            )
-            moves = record["moves"]
-        except (KeyError, TypeError) as err:
-            raise RecordError(f"malformed President record: missing or bad {err}") from err
-        except ShedkitError as err:
-            raise RecordError(f"record's set-up is not a possible deal: {err}") from err
-        if not isinstance(moves, list):
-            raise RecordError("record 'moves' must be a list of move strings")
-        if steps is not None and not 0 <= steps <= len(moves):
-            raise RecordError(f"steps must be 0…{len(moves)}, not {steps}")
-        for i, text in enumerate(moves[:steps]):
-            try:
-                state.apply(self.parse_move(text, state))
-            except ShedkitError as err:
-                raise RecordError(f"record move {i + 1} ({text!r}) does not replay: {err}") from err
-        expected = record.get("returns")
-        if (
-            steps is None
-            and state.is_over
-            and expected is not None
-            and list(expected) != state.returns()
-        ):
-            raise RecordError(
-                f"record's returns {expected} differ from the replay's {state.returns()}"
-            )
-        return state
+    def deal_from_setup(self, seed: int, setup: Mapping[str, Any]) -> State:
+        """The deal a record's ``seed`` and ``setup`` describe, before any move."""
+        return self.new_deal(
+            seed=seed,
+            hands=[list(h) for h in setup["hands"]],
+            leftover=list(setup["leftover"]),
+            dealer=setup["dealer"],
+            previous_order=setup.get("previous_order"),
+            tax_draws=setup.get("tax_draws"),
+            revolution=bool(setup.get("revolution", False)),
+        )
 
 
 class State:
