@@ -11,28 +11,14 @@ from rich.console import Console
 import shedkit
 from shedkit.agents import make_agent
 from shedkit.cli.dominoes_tui import DominoesTUI, line_rows
-from shedkit.cli.main import PLAYABLE, main
+from shedkit.cli.main import PLAYABLE
 from shedkit.core.records import load_record
 from shedkit.dominoes import Dominoes, Line
-
-
-def run(
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
-    argv: list[str],
-    stdin: str = "",
-) -> tuple[int, str, str]:
-    """``main(argv)`` with ``stdin`` piped in; the exit status, stdout and stderr."""
-    monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
-    monkeypatch.setenv("COLUMNS", "200")
-    code = main(argv)
-    out, err = capsys.readouterr()
-    return code, out, err
+from tests.cli.helpers import match_args, run
 
 
 def play_args(records: Path, *extra: str, seed: int = 3, deals: int = 2) -> list[str]:
-    head = ["play", "dominoes", "--seed", str(seed), "--deals", str(deals)]
-    return [*head, "--records", str(records), *extra]
+    return match_args("dominoes", records, *extra, seed=seed, deals=deals)
 
 
 def test_dominoes_is_playable() -> None:
@@ -130,6 +116,12 @@ def test_replay_of_a_dominoes_record(
     assert "Returns: " in out and "Pips left: " in out
     code, out, _ = run(monkeypatch, capsys, ["replay", str(path), "--step"], "\nq\n")
     assert code == 0 and out.count("[Enter] next move") == 2
+    # The file name is shown as written, not read as Rich markup.
+    odd = path.with_name("deal[bold].json")
+    path.rename(odd)
+    code, out, err = run(monkeypatch, capsys, ["replay", str(odd)])
+    assert code == 0, err
+    assert "deal[bold].json" in out
 
 
 # -- drawing the line and scripted hands -------------------------------------------------

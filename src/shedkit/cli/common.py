@@ -31,6 +31,7 @@ from rich.text import Text
 from shedkit.agents.base import Agent
 from shedkit.core.errors import IllegalMoveError, InvalidMoveError
 from shedkit.core.match import DealResult, Match
+from shedkit.core.records import replay as replay_record
 
 __all__ = [
     "LIST_CAP",
@@ -40,6 +41,7 @@ __all__ = [
     "full_listing",
     "interpret",
     "number_moves",
+    "open_replay",
     "read_line",
     "render_listing",
     "signed",
@@ -559,6 +561,34 @@ class MatchTUI:
 
 
 # -- replays --------------------------------------------------------------------
+
+
+def open_replay(
+    console: Console,
+    record: Mapping[str, Any],
+    title: str,
+    heading: Callable[[Any], str],
+    rows: Callable[[Any, Any], Sequence[tuple[str, str]]],
+) -> tuple[Any, Any]:
+    """Rebuild a record's final state and its deal as dealt, and print the replay's opening.
+
+    ``heading(start)`` is the line under the rule; ``rows(start, final)`` the
+    (label, cards or tiles) rows of the table of hands. Raises
+    :class:`~shedkit.core.errors.RecordError` for a record that does not replay.
+    """
+    final = replay_record(record)
+    # The same record without its moves is the deal as dealt; stepping it again
+    # gives each move's before/after views for the narration.
+    start = replay_record({**record, "moves": [], "returns": None})
+    console.rule(f"[bold]Replay[/] {escape(title)}" if title else "[bold]Replay[/]")
+    console.print(heading(start), highlight=False)
+    hands = Table.grid(padding=(0, 2))
+    hands.add_column(style="bold")
+    hands.add_column()
+    for label, text in rows(start, final):
+        hands.add_row(label, text)
+    console.print(hands, highlight=False)
+    return final, start
 
 
 def step_through(

@@ -21,9 +21,8 @@ from rich.table import Table
 from rich.text import Text
 
 from shedkit.agents.base import Agent
-from shedkit.cli.common import MatchTUI, signed, step_through, verb
+from shedkit.cli.common import MatchTUI, open_replay, signed, step_through, verb
 from shedkit.core.match import DealResult, Match
-from shedkit.core.records import replay as replay_record
 from shedkit.dominoes.combos import END_NAMES, Move
 from shedkit.dominoes.rules import Dominoes, State
 from shedkit.dominoes.view import Line, View
@@ -298,25 +297,26 @@ def replay_deal(
     :class:`~shedkit.core.errors.RecordError` for a record that does not replay.
     Returns ``False`` if stopped early.
     """
-    final: State = replay_record(record)
-    state: State = replay_record({**record, "moves": [], "returns": None})
-    game = state.game
-    n = state.num_players
-    names = [f"Seat {s}" for s in range(n)]
-    c = console
-    c.rule(f"[bold]Replay[/] {title}" if title else "[bold]Replay[/]")
-    c.print(
-        f"Dominoes, preset {game.preset!r}, {game.options.variant}, seed {state.seed}",
-        highlight=False,
+
+    def rows(start: State, final: State) -> list[tuple[str, str]]:
+        out = [
+            (f"Seat {s}" + (" (leads)" if s == start.leader else ""), tiles_text(start.game, hand))
+            for s, hand in enumerate(start.dealt)
+        ]
+        return [*out, ("Boneyard", tiles_text(start.game, start.boneyard) or "(empty)")]
+
+    final: State
+    state: State
+    final, state = open_replay(
+        console,
+        record,
+        title,
+        lambda s: f"Dominoes, preset {s.game.preset!r}, {s.game.options.variant}, seed {s.seed}",
+        rows,
     )
-    hands = Table.grid(padding=(0, 2))
-    hands.add_column(style="bold")
-    hands.add_column()
-    for s in range(n):
-        lead = " (leads)" if s == state.leader else ""
-        hands.add_row(f"{names[s]}{lead}", tiles_text(game, state.dealt[s]))
-    hands.add_row("Boneyard", tiles_text(game, state.boneyard) or "(empty)")
-    c.print(hands, highlight=False)
+    game = state.game
+    names = [f"Seat {s}" for s in range(state.num_players)]
+    c = console
 
     def told(before: View, seat: int, move: Move, after: View) -> list[str]:
         lines = narrate(game, names, None, before, seat, move)

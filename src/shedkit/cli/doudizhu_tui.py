@@ -21,9 +21,8 @@ from rich.table import Table
 
 from shedkit.agents.base import Agent
 from shedkit.cli import common
-from shedkit.cli.common import LIST_CAP, Listing, MatchTUI, signed, step_through, verb
+from shedkit.cli.common import LIST_CAP, Listing, MatchTUI, open_replay, signed, step_through, verb
 from shedkit.core.match import DealResult, Match
-from shedkit.core.records import replay as replay_record
 from shedkit.doudizhu.combos import KINDS, RANK_CHARS, Move, card_rank, card_str
 from shedkit.doudizhu.rules import DouDizhu, State, sort_cards
 from shedkit.doudizhu.view import View
@@ -392,25 +391,26 @@ def replay_deal(
     :class:`~shedkit.core.errors.RecordError` for a record that does not replay.
     Returns ``False`` if stopped early.
     """
-    final: State = replay_record(record)
-    # The same record without its moves is the deal as dealt; stepping it again
-    # gives each move's before/after views for the narration.
-    state: State = replay_record({**record, "moves": [], "returns": None})
-    n = state.num_players
-    names = [f"Seat {s}" for s in range(n)]
+
+    def rows(start: State, final: State) -> list[tuple[str, str]]:
+        out = [
+            (f"Seat {s}" + (" (landlord)" if s == final.landlord else ""), cards_text(hand))
+            for s, hand in enumerate(start.dealt)
+        ]
+        return [*out, ("Kitty", cards_text(start.kitty))]
+
+    final: State
+    state: State
+    final, state = open_replay(
+        console,
+        record,
+        title,
+        lambda s: f"Dou Di Zhu, preset {s.game.preset!r}, seed {s.seed}",
+        rows,
+    )
+    names = [f"Seat {s}" for s in range(state.num_players)]
     narrator = Narrator(names, None, show_cards=True)
     c = console
-    game = state.game
-    c.rule(f"[bold]Replay[/] {escape(title)}" if title else "[bold]Replay[/]")
-    c.print(f"Dou Di Zhu, preset {game.preset!r}, seed {state.seed}", highlight=False)
-    hands = Table.grid(padding=(0, 2))
-    hands.add_column(style="bold")
-    hands.add_column()
-    for s in range(n):
-        role = " (landlord)" if s == final.landlord else ""
-        hands.add_row(f"{names[s]}{role}", cards_text(state.dealt[s]))
-    hands.add_row("Kitty", cards_text(state.kitty))
-    c.print(hands, highlight=False)
     if state.phase == "auction":
         c.print(f"{names[state.first_bidder]} bids first.")
 

@@ -21,9 +21,8 @@ from rich.panel import Panel
 from rich.table import Table
 
 from shedkit.agents.base import Agent
-from shedkit.cli.common import MatchTUI, signed, step_through, verb
+from shedkit.cli.common import MatchTUI, open_replay, signed, step_through, verb
 from shedkit.core.match import DealResult, Match
-from shedkit.core.records import replay as replay_record
 from shedkit.president.combos import EIGHT, FACE_CHARS, JOKER, KINDS, Move, card_str
 from shedkit.president.rules import President, State
 from shedkit.president.rules import title as title_of
@@ -339,24 +338,29 @@ def replay_deal(
     :class:`~shedkit.core.errors.RecordError` for a record that does not replay.
     Returns ``False`` if stopped early.
     """
-    final: State = replay_record(record)
-    state: State = replay_record({**record, "moves": [], "returns": None})
+
+    def rows(start: State, final: State) -> list[tuple[str, str]]:
+        out = [
+            (f"Seat {s}" + (" (dealer)" if s == start.dealer else ""), cards_text(start.sort(hand)))
+            for s, hand in enumerate(start.dealt)
+        ]
+        if start.leftover:
+            out.append(("Out of play", cards_text(start.sort(start.leftover))))
+        return out
+
+    final: State
+    state: State
+    final, state = open_replay(
+        console,
+        record,
+        title,
+        lambda s: f"President, preset {s.game.preset!r}, seed {s.seed}",
+        rows,
+    )
     n = state.num_players
     names = [f"Seat {s}" for s in range(n)]
     narrator = Narrator(state.game, names, None, reveal=True)
     c = console
-    game = state.game
-    c.rule(f"[bold]Replay[/] {escape(title)}" if title else "[bold]Replay[/]")
-    c.print(f"President, preset {game.preset!r}, seed {state.seed}", highlight=False)
-    hands = Table.grid(padding=(0, 2))
-    hands.add_column(style="bold")
-    hands.add_column()
-    for s in range(n):
-        dealer = " (dealer)" if s == state.dealer else ""
-        hands.add_row(f"{names[s]}{dealer}", cards_text(state.sort(state.dealt[s])))
-    if state.leftover:
-        hands.add_row("Out of play", cards_text(state.sort(state.leftover)))
-    c.print(hands, highlight=False)
     start = state.view(None)
     if start.revolution:
         c.print("The deal starts under a revolution.")
