@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import json
 from pathlib import Path
 
@@ -13,37 +12,13 @@ from shedkit.cli.doudizhu_tui import LIST_CAP, group_ranks, interpret, number_mo
 from shedkit.cli.main import main, parse_option_values
 from shedkit.core.records import load_record
 from shedkit.core.rng import derive_seed
+from tests.cli.helpers import match_args, run
 
 BOTS = ["random", "greedy"]
 
 
-def run(
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
-    argv: list[str],
-    stdin: str = "",
-) -> tuple[int, str, str]:
-    """``main(argv)`` with ``stdin`` piped in; the exit status, stdout and stderr."""
-    monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
-    # Wide enough that no message wraps, so the checks can look for whole lines.
-    monkeypatch.setenv("COLUMNS", "200")
-    code = main(argv)
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
 def play_args(records: Path, *extra: str, seed: int = 5, deals: int = 2) -> list[str]:
-    return [
-        "play",
-        "doudizhu",
-        "--seed",
-        str(seed),
-        "--deals",
-        str(deals),
-        "--records",
-        str(records),
-        *extra,
-    ]
+    return match_args("doudizhu", records, *extra, seed=seed, deals=deals)
 
 
 @pytest.mark.parametrize("bots", BOTS)

@@ -10,29 +10,14 @@ from rich.console import Console
 
 import shedkit
 from shedkit.agents import make_agent
-from shedkit.cli.main import main
 from shedkit.cli.president_tui import PresidentTUI, order_text
 from shedkit.core.records import load_record
 from shedkit.president import President
-
-
-def run(
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
-    argv: list[str],
-    stdin: str = "",
-) -> tuple[int, str, str]:
-    """``main(argv)`` with ``stdin`` piped in; the exit status, stdout and stderr."""
-    monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
-    monkeypatch.setenv("COLUMNS", "200")
-    code = main(argv)
-    out, err = capsys.readouterr()
-    return code, out, err
+from tests.cli.helpers import match_args, run
 
 
 def play_args(records: Path, *extra: str, seed: int = 3, deals: int = 2) -> list[str]:
-    head = ["play", "president", "--seed", str(seed), "--deals", str(deals)]
-    return [*head, "--records", str(records), *extra]
+    return match_args("president", records, *extra, seed=seed, deals=deals)
 
 
 ALL_FLAGS = ["--players", "4", "--jokers", "1", "--tax", "--eight-stops"]
