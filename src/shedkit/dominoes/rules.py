@@ -21,6 +21,7 @@ import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
+from shedkit.core.bits import claim, mask_of, members
 from shedkit.core.errors import IllegalMoveError, SetupError, ShedkitError
 from shedkit.core.game import GameBase
 from shedkit.core.info import GameInfo
@@ -77,22 +78,6 @@ def shuffled_tiles(seed: int, count: int) -> list[int]:
         r, j = divmod(r, i + 1)
         pile[i], pile[j] = pile[j], pile[i]
     return pile
-
-
-def _bits(tiles: Sequence[int]) -> int:
-    out = 0
-    for t in tiles:
-        out |= 1 << t
-    return out
-
-
-def _tiles(bits: int) -> list[int]:
-    out = []
-    while bits:
-        low = bits & -bits
-        out.append(low.bit_length() - 1)
-        bits ^= low
-    return out
 
 
 class Dominoes(GameBase[Move, "State"]):
@@ -249,7 +234,7 @@ class Dominoes(GameBase[Move, "State"]):
 
     def _highest_tile(self, dealt: list[list[int]]) -> tuple[int, int]:
         """DOM-04: the holder of the highest double (else of the highest tile), and that tile."""
-        bits = [_bits(hand) for hand in dealt]
+        bits = [mask_of(hand) for hand in dealt]
         held = 0
         for b in bits:
             held |= b
@@ -266,16 +251,8 @@ class Dominoes(GameBase[Move, "State"]):
                 raise SetupError(f"{what}: {err}") from err
         else:
             tiles = list(spec)
-        for t in tiles:
-            if not isinstance(t, int) or isinstance(t, bool) or not 0 <= t < self.tables.num_tiles:
-                raise SetupError(f"{what}: {t!r} is not a tile of this set")
-        if len(set(tiles)) != len(tiles):
-            raise SetupError(f"{what} names a tile twice")
-        taken = [self.tables.names[t] for t in tiles if t not in free]
-        if taken:
-            raise SetupError(f"{what}: {' '.join(taken)} already placed elsewhere")
-        free.difference_update(tiles)
-        return tiles
+        names = self.tables.names
+        return claim(tiles, free, what, range(self.tables.num_tiles), names.__getitem__, "tile")
 
     def determinize(self, view: View, rng: random.Random) -> State:
         """A full state consistent with ``view``: unseen tiles dealt at random (for search)."""
@@ -334,7 +311,7 @@ class State:
         self.dealt = tuple(tuple(h) for h in dealt)
         self.boneyard = tuple(boneyard)
         self.drawn = 0
-        self.hands = [_bits(h) for h in dealt]
+        self.hands = [mask_of(h) for h in dealt]
         self.leader = leader
         self.lead_tile = lead_tile
         self.board = empty_board()
@@ -382,12 +359,12 @@ class State:
 
     def hand(self, seat: int) -> tuple[int, ...]:
         """The tiles ``seat`` holds, ascending (omniscient)."""
-        return tuple(_tiles(self.hands[seat]))
+        return tuple(members(self.hands[seat]))
 
     def pips(self, seat: int) -> int:
         """Pips left in the hand of ``seat``."""
         pips = self.game.tables.pips
-        return sum(pips[t] for t in _tiles(self.hands[seat]))
+        return sum(pips[t] for t in members(self.hands[seat]))
 
     def remaining_boneyard(self) -> tuple[int, ...]:
         """The boneyard still to draw, in order (omniscient)."""
@@ -407,7 +384,7 @@ class State:
                 legal = (t.leads[self.lead_tile],)
             else:
                 leads = t.leads
-                legal = tuple(leads[x] for x in _tiles(self.hands[seat]))
+                legal = tuple(leads[x] for x in members(self.hands[seat]))
         else:
             b = self.board
             if b[2] < 0:  # two ends: the common case, inlined

@@ -18,6 +18,7 @@ import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
+from shedkit.core.bits import claim, mask_of, members
 from shedkit.core.errors import IllegalMoveError, SetupError, ShedkitError
 from shedkit.core.game import GameBase
 from shedkit.core.info import GameInfo
@@ -44,22 +45,6 @@ RECORD_VERSION: Final = 1
 _RANK_BITS: Final = tuple(
     sum(1 << c for c in range(2 * CARDS_PER_PACK) if card_rank(c) == r) for r in range(NRANKS)
 )
-
-
-def _bits(cards: Sequence[int]) -> int:
-    out = 0
-    for c in cards:
-        out |= 1 << c
-    return out
-
-
-def _cards(bits: int) -> list[int]:
-    out = []
-    while bits:
-        low = bits & -bits
-        out.append(low.bit_length() - 1)
-        bits ^= low
-    return out
 
 
 _ORDER: Final = tuple((card_rank(c), c % CARDS_PER_PACK, c) for c in range(2 * CARDS_PER_PACK))
@@ -182,18 +167,7 @@ class DouDizhu(GameBase[Move, "State"]):
                 cards += self._token_cards(token, free - set(cards), what)
         else:
             cards = list(spec)
-            for c in cards:
-                if not isinstance(c, int) or isinstance(c, bool) or c not in self.deck:
-                    raise SetupError(f"{what}: {c!r} is not a card id of this deck")
-            if len(set(cards)) != len(cards):
-                raise SetupError(f"{what} names a card twice")
-            taken = [c for c in cards if c not in free]
-            if taken:
-                raise SetupError(
-                    f"{what}: {' '.join(card_str(c) for c in taken)} already dealt elsewhere"
-                )
-        free.difference_update(cards)
-        return cards
+        return claim(cards, free, what, self.deck, card_str)
 
     def _token_cards(self, token: str, free: set[int], what: str) -> list[int]:
         t = token.upper().replace("10", "T")
@@ -287,7 +261,7 @@ class State:
         self.dealt = tuple(sort_cards(h) for h in dealt)
         self.kitty = sort_cards(kitty)
         self.first_bidder = first_bidder
-        self.hands = [_bits(h) for h in dealt]
+        self.hands = [mask_of(h) for h in dealt]
         self.rank_counts = [[0] * NRANKS for _ in range(n)]
         for seat, hand in enumerate(dealt):
             counts = self.rank_counts[seat]
@@ -334,7 +308,7 @@ class State:
 
     def hand(self, seat: int) -> tuple[int, ...]:
         """The cards ``seat`` holds now, in playing order (omniscient: not for agents)."""
-        return sort_cards(_cards(self.hands[seat]))
+        return sort_cards(members(self.hands[seat]))
 
     def legal_moves(self) -> tuple[Move, ...]:
         """The moves the current player may make; empty when the deal is over."""

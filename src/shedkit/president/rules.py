@@ -17,6 +17,7 @@ import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
+from shedkit.core.bits import claim, mask_of, members
 from shedkit.core.errors import IllegalMoveError, SetupError, ShedkitError
 from shedkit.core.game import GameBase
 from shedkit.core.info import GameInfo
@@ -46,17 +47,6 @@ def title(place: int, n: int) -> str:
     if place == n - 2:
         return TITLES[3]
     return TITLES[2]
-
-
-def _bits(cards: Sequence[int]) -> int:
-    out = 0
-    for c in cards:
-        out |= 1 << c
-    return out
-
-
-def _cards(bits: int) -> list[int]:
-    return [c for c in range(53) if bits >> c & 1]
 
 
 class President(GameBase[Move, "State"]):
@@ -182,16 +172,7 @@ class President(GameBase[Move, "State"]):
                 raise SetupError(f"{what}: {err}") from err
         else:
             cards = list(spec)
-        for c in cards:
-            if not isinstance(c, int) or isinstance(c, bool) or c not in self.deck:
-                raise SetupError(f"{what}: {c!r} is not a card of this deck")
-        if len(set(cards)) != len(cards):
-            raise SetupError(f"{what} names a card twice")
-        taken = [card_str(c) for c in cards if c not in free]
-        if taken:
-            raise SetupError(f"{what}: {' '.join(taken)} already dealt elsewhere")
-        free.difference_update(cards)
-        return cards
+        return claim(cards, free, what, self.deck, card_str)
 
     def determinize(self, view: View, rng: random.Random) -> State:
         """A full state consistent with ``view``: unseen cards dealt at random (for search)."""
@@ -256,7 +237,7 @@ class State:
         self.dealt = tuple(tuple(h) for h in dealt)
         self.leftover = tuple(leftover)
         self.dealer = dealer
-        self.hands = [_bits(h) for h in dealt]
+        self.hands = [mask_of(h) for h in dealt]
         self.exchanges = exchanges
         self.tax_draws = draws
         self.tax_step = 0
@@ -272,7 +253,7 @@ class State:
         self._legal: tuple[Move, ...] | None = None
         # PRE-20: the random cards go to the giver before any chosen card moves.
         for (giver, loser, _), drawn in zip(exchanges, draws, strict=True):
-            bits = _bits(drawn)
+            bits = mask_of(drawn)
             self.hands[loser] &= ~bits
             self.hands[giver] |= bits
         if exchanges:
@@ -302,7 +283,7 @@ class State:
 
     def hand(self, seat: int) -> tuple[int, ...]:
         """The cards ``seat`` holds, low to high in the order in force (omniscient)."""
-        return self.sort(_cards(self.hands[seat]))
+        return self.sort(members(self.hands[seat]))
 
     def sort(self, cards: Sequence[int]) -> tuple[int, ...]:
         """Cards low to high in the order in force, the joker last."""
@@ -339,7 +320,7 @@ class State:
             legal = ()
         elif self.phase == "tax":
             _, _, count = self.exchanges[self.tax_step]
-            hand = _cards(self.hands[seat])
+            hand = members(self.hands[seat])
             legal = tuple(
                 t.by_key[("give", combo, -1)] for combo in itertools.combinations(hand, count)
             )
@@ -458,7 +439,7 @@ class State:
         self._legal = None
         if self.phase == "tax":
             giver, receiver, _ = self.exchanges[self.tax_step]
-            bits = _bits(move.cards)
+            bits = mask_of(move.cards)
             self.hands[giver] &= ~bits
             self.hands[receiver] |= bits
             self.history.append((seat, move, move.cards))
@@ -483,7 +464,7 @@ class State:
             else:
                 self.current_player = self._next_in(seat, skip_passed=final)
             return
-        self.hands[seat] &= ~_bits(move.cards)
+        self.hands[seat] &= ~mask_of(move.cards)
         self.history.append((seat, move, move.cards))
         if move.kind == "quad":
             self.revolution = not self.revolution  # PRE-13
