@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import shedkit
-from shedkit import IllegalMoveError
+from shedkit import IllegalMoveError, InvalidMoveError
 
 PRESETS = ["standard", "de-wikipedia", "four-player"]
 
@@ -92,3 +92,18 @@ def test_president_bad_options() -> None:
             shedkit.make("president", **bad)
     with pytest.raises(shedkit.OptionError, match="all-options, international, standard"):
         shedkit.make("president", preset="daifugo")
+
+
+@pytest.mark.parametrize("name", sorted(shedkit.GAMES))
+@pytest.mark.parametrize("bad", [None, 5, b"77", ["7"]])
+def test_parse_move_rejects_non_text_in_every_game(name: str, bad: object) -> None:
+    game = shedkit.make(name)
+    with pytest.raises(InvalidMoveError, match="text"):
+        game.parse_move(bad)
+
+
+@pytest.mark.parametrize("name", sorted(shedkit.GAMES))
+@pytest.mark.parametrize("bad", [-1, 10**6, "7", None, 1.5])
+def test_bad_action_ids_in_every_game(name: str, bad: object) -> None:
+    with pytest.raises(IllegalMoveError):
+        shedkit.make(name).action_to_move(bad)  # type: ignore[arg-type]
