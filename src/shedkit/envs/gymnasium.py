@@ -32,6 +32,7 @@ import shedkit
 from shedkit.agents import Agent, make_agent
 from shedkit.core.errors import IllegalMoveError, OptionError
 from shedkit.envs.encodings import Encoding, encoding_for
+from shedkit.envs.encodings.base import render_state
 
 __all__ = ["SingleAgentEnv"]
 
@@ -159,10 +160,4 @@ class SingleAgentEnv(gym.Env[Observation, np.int64]):
 
     def render(self) -> str | None:
         """The table as text ("ansi") or printed ("human"); every hand is shown."""
-        if self.render_mode is None or self.state is None:
-            return None
-        text: str = self.encoding.render([self.state.view(s) for s in range(self.game.num_players)])
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render_state(self.encoding, self.state, self.render_mode)

@@ -28,6 +28,7 @@ from pettingzoo import AECEnv
 import shedkit
 from shedkit.core.errors import IllegalMoveError, OptionError
 from shedkit.envs.encodings import Encoding, encoding_for
+from shedkit.envs.encodings.base import render_state
 
 __all__ = ["ShedkitAECEnv", "env", "raw_env"]
 
@@ -146,13 +147,7 @@ class ShedkitAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type i
 
     def render(self) -> str | None:
         """The table as text ("ansi") or printed ("human"); every hand is shown."""
-        if self.render_mode is None or self.state is None:
-            return None
-        text: str = self.encoding.render([self.state.view(s) for s in range(self.game.num_players)])
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render_state(self.encoding, self.state, self.render_mode)
 
     def close(self) -> None:
         """Nothing to release; present for the PettingZoo API."""

@@ -15,7 +15,7 @@ from typing import Any, Protocol
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["Encoding", "Layout", "move_mask"]
+__all__ = ["Encoding", "Layout", "move_mask", "render_state"]
 
 
 class Layout:
@@ -61,6 +61,17 @@ class Encoding(Protocol):
     def render(self, views: list[Any]) -> str:
         """A few lines of text describing the table, from every seat's view."""
         ...
+
+
+def render_state(encoding: Encoding, state: Any, mode: str | None) -> str | None:
+    """A deal as the envs render it: text for "ansi", printed for "human", every hand shown."""
+    if mode is None or state is None:
+        return None
+    text = encoding.render([state.view(s) for s in range(state.num_players)])
+    if mode == "human":
+        print(text)
+        return None
+    return text
 
 
 def move_mask(moves: tuple[Any, ...], num_actions: int) -> NDArray[np.int8]:
