@@ -58,7 +58,7 @@
       input.dataset.option = o.name;
       input.dataset.kind = o.kind;
       input.addEventListener("change", syncBots);
-      return h("label", {}, o.name.replace(/_/g, " ") + " ", input, h("span.default", {}, ` (default ${JSON.stringify(value)})`));
+      return h("label", {}, o.name.replace(/_/g, " ") + " ", input, h("span.default", {}, value === null ? " (default: set by the other options)" : ` (default ${JSON.stringify(value)})`));
     }));
     syncBots();
   }
@@ -125,7 +125,8 @@
 
   (async function start() {
     games = await SK.api("GET", "/api/games");
-    SK.fill($("game"), ...games.map((g) => h("option", { value: g.name }, g.title)));
+    // Dou Di Zhu first: the list is alphabetical, the flagship game is not.
+    SK.fill($("game"), ...games.map((g) => h("option", { value: g.name, selected: g.name === "doudizhu" }, g.title)));
     showGame();
     loadTables();
     setInterval(loadTables, 4000);
