@@ -82,7 +82,16 @@ def openspiel_random_deals(n: int, seed: int) -> int:
     """
     import pyspiel
 
-    game = pyspiel.load_game("dou_dizhu")
+    return _openspiel_random_play(pyspiel.load_game("dou_dizhu"), n, seed)
+
+
+def _openspiel_random_play(game: Any, n: int, seed: int) -> int:
+    """Play ``n`` games of an OpenSpiel ``game`` at random; return the player decisions.
+
+    Chance nodes draw uniformly among ``state.chance_outcomes()``, player nodes
+    among ``state.legal_actions()`` (a forced move without a draw), both with
+    ``random.Random(seed)``.
+    """
     rng = random.Random(seed)
     decisions = 0
     for _ in range(n):
@@ -93,7 +102,8 @@ def openspiel_random_deals(n: int, seed: int) -> int:
                 state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
             else:
                 actions = state.legal_actions()
-                state.apply_action(actions[rng.randrange(len(actions))])
+                k = len(actions)
+                state.apply_action(actions[rng.randrange(k)] if k > 1 else actions[0])
                 decisions += 1
     return decisions
 
@@ -293,21 +303,7 @@ def openspiel_block_dominoes_random_hands(n: int, seed: int) -> int:
     import pyspiel
     from open_spiel.python.games import block_dominoes  # noqa: F401  (registers the game)
 
-    game = pyspiel.load_game("python_block_dominoes")
-    rng = random.Random(seed)
-    decisions = 0
-    for _ in range(n):
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
-            else:
-                actions = state.legal_actions()
-                k = len(actions)
-                state.apply_action(actions[rng.randrange(k)] if k > 1 else actions[0])
-                decisions += 1
-    return decisions
+    return _openspiel_random_play(pyspiel.load_game("python_block_dominoes"), n, seed)
 
 
 def rlcard_env_steps(deals: int, seed: int) -> int:
