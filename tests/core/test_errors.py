@@ -66,23 +66,37 @@ def test_moves_after_the_end_are_refused() -> None:
         state.apply(shedkit.make("doudizhu").parse_move("pass"))
 
 
+DOUDIZHU_BREAKS = [
+    lambda r: r.pop("game"),
+    lambda r: r.update(game="chess"),
+    lambda r: r.update(options={"bogus": 1}),
+    lambda r: r.update(moves="bid3"),
+    lambda r: r["moves"].append("bid9"),
+    lambda r: r["moves"].insert(0, "77"),
+    lambda r: r["setup"]["hands"][0].append(r["setup"]["hands"][1][0]),
+    lambda r: r.update(returns=[1, 2, 3]),
+    lambda r: r.pop("setup"),
+    lambda r: r.update(seed="x"),
+]
+DOMINOES_BREAKS = [
+    lambda r: r.pop("setup"),
+    lambda r: r.update(moves="6-6"),
+    lambda r: r["moves"].append("0-0@L"),
+    lambda r: r["moves"].insert(0, "draw"),
+    lambda r: r["setup"].update(leader=9),
+    lambda r: r["setup"]["hands"][0].append(r["setup"]["hands"][1][0]),
+    lambda r: r.update(returns=[1, 2, 3, 4]),
+    lambda r: r.update(options={"players": 9}),
+    lambda r: r["moves"].__setitem__(0, "[9|9]"),
+]
+
+
 @pytest.mark.parametrize(
-    "mutate",
-    [
-        lambda r: r.pop("game"),
-        lambda r: r.update(game="chess"),
-        lambda r: r.update(options={"bogus": 1}),
-        lambda r: r.update(moves="bid3"),
-        lambda r: r["moves"].append("bid9"),
-        lambda r: r["moves"].insert(0, "77"),
-        lambda r: r["setup"]["hands"][0].append(r["setup"]["hands"][1][0]),
-        lambda r: r.update(returns=[1, 2, 3]),
-        lambda r: r.pop("setup"),
-        lambda r: r.update(seed="x"),
-    ],
+    ("name", "mutate"),
+    [("doudizhu", m) for m in DOUDIZHU_BREAKS] + [("dominoes", m) for m in DOMINOES_BREAKS],
 )
-def test_malformed_records_raise_record_error(mutate: object) -> None:
-    game = shedkit.make("doudizhu")
+def test_malformed_records_raise_record_error(name: str, mutate: object) -> None:
+    game = shedkit.make(name)
     state = game.new_deal(seed=9)
     while not state.is_over:
         state.apply(state.legal_moves()[-1])
