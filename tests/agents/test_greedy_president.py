@@ -122,9 +122,10 @@ def test_gives_its_worst_loose_cards_in_the_tax() -> None:
         seed=1, hands=hands, previous_order=[0, 1, 2, 3], tax_draws=[[13, 46], [14]]
     )
     assert [card_str(c) for c in state.tax_draws[0]] == ["4h", "Qd"]
-    assert choice(state) == "give As 4h"  # the 2s are a pair and stay together
-    state.apply(state.game.parse_move("give As 4h"))
-    assert choice(state) == "give 4d"  # seat 1 hands back the drawn card, its lowest
+    # The 2s are a pair and stay together; the drawn 4h is not the giver's to give (PRE-20).
+    assert choice(state) == "give As 5c"
+    state.apply(state.game.parse_move("give As 5c"))
+    assert choice(state) == "give 6s"  # seat 1's lowest own card, not the drawn 4d
 
 
 def test_never_gives_the_joker() -> None:

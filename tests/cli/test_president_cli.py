@@ -155,3 +155,18 @@ def test_the_human_chooses_the_tax() -> None:
     assert f"You give Bot 3 {give[5:]}" in text
     assert "Bot 1 gives Bot 2 1 card(s)" in text  # another exchange stays hidden
     assert state.is_over
+
+
+def test_pre_20_give_menu_with_the_joker_in_the_givers_hand() -> None:
+    # A give holding the joker has no face to look up in the order: listing the tax menu
+    # once crashed with KeyError 13 whenever the human held the joker at the tax.
+    game = shedkit.make("president", players=4, jokers=1, tax=True)
+    hands = ["Jk As 2h 2d 5c 9d Kc Kh 3c 3d 4c 6d 6h", None, None, None]
+    state = game.new_deal(seed=9, hands=hands, previous_order=[0, 1, 2, 3], dealer=3)
+    view = state.view(0)
+    assert view.phase == "tax" and view.current_player == 0
+    bots = {s: make_agent("random", game, s) for s in (1, 2, 3)}
+    tui = PresidentTUI(Console(file=io.StringIO()), game, 0, bots, io.StringIO())
+    gives = tui.spread("give", list(view.legal_moves), view)
+    assert any(52 in m.cards for m in gives)
+    assert 52 in gives[-1].cards  # the joker is the last card worth giving away

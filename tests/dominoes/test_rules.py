@@ -305,12 +305,29 @@ def test_dom_24_fives_blocked_and_void() -> None:
     win = deal(["1-2 0-0", "6-6 5-5"], boneyard="", variant="fives")
     play(win, "1-2")
     assert win.end_reason == "blocked" and win.returns() == [20, 0]  # 22 - 0 -> 20
+    # Count 5 scored at once, then blocked 5 against 5: the hand is void and, by
+    # default, the 5 scored during it is cancelled too.
+    assert game(variant="fives").options.void_cancels_count is True
     void = deal(["2-3 1-4", "0-0 0-5"], boneyard="", variant="fives")
-    play(void, "2-3")  # count 5 scored at once, then blocked 5 against 5
-    assert void.winner is None and void.returns() == [5, 0]
-    cancel = deal(["2-3 1-4", "0-0 0-5"], boneyard="", variant="fives", void_cancels_count=True)
-    play(cancel, "2-3")
-    assert cancel.returns() == [0, 0]
+    play(void, "2-3")
+    assert void.winner is None and void.returns() == [0, 0]
+    keep = deal(["2-3 1-4", "0-0 0-5"], boneyard="", variant="fives", void_cancels_count=False)
+    play(keep, "2-3")
+    assert keep.winner is None and keep.returns() == [5, 0]
+
+
+def test_dom_24_a_void_team_hand_cancels_both_teams_counts() -> None:
+    # 4 players, All Fives, partners: seat 0 lays 5-5 (count 10, team 0+2 scores it), then
+    # the hand blocks with both teams on 10 pips: void, and the 10 is cancelled.
+    hands = ["5-5 0-4", "4-6", "1-1 2-2", "0-0"]
+    state = deal(hands, boneyard="", variant="fives")
+    assert state.game.teams
+    play(state, "5-5")
+    assert state.phase == "over" and state.end_reason == "blocked"
+    assert state.winner is None and state.returns() == [0, 0, 0, 0]
+    kept = deal(hands, boneyard="", variant="fives", void_cancels_count=False)
+    play(kept, "5-5")
+    assert kept.returns() == [10, 0, 10, 0]
 
 
 def test_dom_25_fives_next_hand_led_by_next_seat() -> None:

@@ -71,8 +71,10 @@ def readings(counts: dict[int, int], opts: Options) -> Iterator[Key]:
             yield ("bomb", every, ())
     if _rocket(counts, opts) and size == 2 * opts.decks and set(ranks) == {B, R}:
         yield ("rocket", every, ())
-    in_chain = all(r < nchain for r in ranks) and _consecutive(ranks)
     for kind, width, lo, hi in (("chain", 1, 5, 12), ("pair_chain", 2, 3, 10), ("plane", 3, 2, 6)):
+        # DDZ-19; de-wikipedia lets the 2 (rank 12) end a pair chain or a plane only.
+        top = nchain if width > 1 else 12
+        in_chain = all(r < top for r in ranks) and _consecutive(ranks)
         if in_chain and all(counts[r] == width for r in ranks) and lo <= len(ranks) <= hi:
             yield (kind, every, ())
     # Trio/plane bases: a run of k ranks with at least three cards each.

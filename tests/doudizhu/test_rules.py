@@ -634,17 +634,22 @@ def test_ddz_19_no_2_in_chains() -> None:
 
 
 def test_ddz_19_no_jokers_in_chains() -> None:
-    assert leads_of("JQKA2BR", "chain", DEW) == {"JQKA2"}
+    assert leads_of("9TJQKA2BR", "chain", DEW) == {"9TJQK", "TJQKA", "9TJQKA"}
+    assert leads_of("KKAA22BR", "pair_chain", DEW) == {"KKAA22"}
     for game in (STD, DEW):
         for text in ("QKA2B", "KA2BR", "A2BR3"):
             with pytest.raises(shedkit.InvalidMoveError):
                 game.parse_move(text)
 
 
-def test_ddz_19_de_wikipedia_2_is_a_chain_rank() -> None:
+def test_ddz_19_de_wikipedia_2_ends_a_pair_chain_or_a_plane_never_a_single_chain() -> None:
     assert DEW.options.two_in_chains
-    assert leads_of("TJQKA2", "chain", DEW) == {"TJQKA", "JQKA2", "TJQKA2"}
+    assert leads_of("TJQKA2", "chain", DEW) == {"TJQKA"}
+    for text in ("TJQKA2", "JQKA2", "3456789TJQKA2"):
+        with pytest.raises(shedkit.InvalidMoveError):
+            DEW.parse_move(text)
     assert "KKAA22" in leads_of("QQKKAA22", "pair_chain", DEW)
+    assert DEW.parse_move("QQKKAA22").kind == "pair_chain"
     assert leads_of("AAA222", "plane", DEW) == {"AAA222"}
     assert DEW.parse_move("AAA222+34").kind == "plane_solo"
     with pytest.raises(shedkit.InvalidMoveError):
@@ -778,11 +783,15 @@ def test_ddz_32_spring_any_player_one_silent_loser_is_enough() -> None:
     assert score(*PEASANTS_WIN, game=game) == [-2, 1, 1]
 
 
-def test_ddz_32_spring_any_player_landlord_always_played() -> None:
-    # The landlord always leads, so a losing landlord never "still holds all the
-    # cards they were dealt": no doubling, unlike the standard rule.
+def test_ddz_32_spring_any_player_counts_the_winners_partner() -> None:
+    # The landlord always leads, so a losing landlord never still holds every card; the
+    # partner of the peasant who went out can, and that doubles the stake too.
     game = make(spring="any_player")
-    assert score(*PEASANTS_SPRING, game=game) == [-2, 1, 1]
+    assert score(*PEASANTS_SPRING, game=game) == [-4, 2, 2]  # seat 2 never played
+    silent_partner = (["35K", "4A2", "67"], ["3", "4", "pass", "5", "A", "pass", "pass", "2"])
+    assert score(*silent_partner, game=game) == [-4, 2, 2]
+    assert score(*silent_partner, game=STD) == [-2, 1, 1]  # the landlord played twice
+    assert score(*PEASANTS_WIN, game=game) == [-2, 1, 1]  # everyone played
 
 
 def test_ddz_32_de_wikipedia_uses_spring_any_player() -> None:
@@ -839,6 +848,15 @@ def test_ddz_34_match_ends_when_a_player_reaches_the_target() -> None:
     assert match.totals == [4, -2, -2] and not match.is_over
     match.finish_deal(play(table(LANDLORD_WINS[0], bid=3), *LANDLORD_WINS[1]))
     assert match.totals == [10, -5, -5] and match.is_over
+
+
+def test_ddz_34_being_that_far_behind_does_not_end_the_match() -> None:
+    match = Match(STD, seed=0, target=6)
+    # The landlord loses 2 x 3 = 6 (peasant 1 goes out); the peasants only reach 3 each.
+    match.finish_deal(play(table(PEASANTS_WIN[0], bid=3), *PEASANTS_WIN[1]))
+    assert match.totals == [-6, 3, 3] and not match.is_over
+    match.finish_deal(play(table(PEASANTS_WIN[0], bid=3), *PEASANTS_WIN[1]))
+    assert match.totals == [-12, 6, 6] and match.is_over
 
 
 # -- four players ------------------------------------------------------------------

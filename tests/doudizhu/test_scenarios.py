@@ -176,10 +176,10 @@ def test_scenario_four_players_landlord_sweeps_with_big_bombs() -> None:
 
 
 def test_scenario_de_wikipedia_two_in_chain_quad_pair_and_spring_any_player() -> None:
-    """Preset "de-wikipedia": J-Q-K-A-2 chain, quad_pair, spring when one loser never played."""
-    hands = ["72JQKA2333355", "89", "6T"]
+    """Preset "de-wikipedia": QQ-KK-AA-22 pair chain, quad_pair, spring: one loser never played."""
+    hands = ["72QQKKAA22333355", "89", "6T"]
     script = [(0, "7"), (1, "8"), (2, "pass"), (0, "2"), (1, "pass"), (2, "pass")]
-    script += [(0, "JQKA2"), (1, "pass"), (2, "pass"), (0, "quad_pair:3333+55")]
+    script += [(0, "QQKKAA22"), (1, "pass"), (2, "pass"), (0, "quad_pair:3333+55")]
     state = run(DEW.new_deal(seed=2, hands=hands, landlord=0, bid=2), script)
     assert state.is_over and state.bombs == 0
     # stake 2; quad_pair is no bomb; seat 2 never played: spring under "any_player"

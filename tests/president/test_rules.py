@@ -318,6 +318,21 @@ def test_pre_13_singles_under_revolution() -> None:
     assert [card_str(c) for c in state.hand(1)] == ["Th", "8h", "2c"]
 
 
+def test_pre_13_option_revolution_off_makes_a_quad_an_ordinary_set_of_four() -> None:
+    assert make().options.revolution is True
+    game = make(players=3, revolution=False)
+    state = table(["5s 5h 5d 5c 9s", "6s 6h 6d 6c 8h Th", "4s 4h 4d 4c Qd"], game)
+    normal = state.order
+    play(state, "5s 5h 5d 5c")
+    assert not state.revolution and state.order == normal
+    assert legal(state) == {"pass", "6s 6h 6d 6c"}  # higher in the normal order
+    assert_illegal(state, "4s 4h 4d 4c")
+    play(state, "6s 6h 6d 6c")
+    assert not state.revolution
+    assert state.record()["moves"] == ["5s 5h 5d 5c", "6s 6h 6d 6c"]
+    assert shedkit.replay(state.record()).order == normal
+
+
 def _revolution_deal(game: President) -> State:
     state = play(table(["5s 5h 5d 5c", "3s"], game), "5s 5h 5d 5c")
     assert state.is_over and state.revolution
@@ -373,6 +388,27 @@ def test_pre_16_joker_stands_in_for_the_card_it_replaces() -> None:
     assert JOKER_GAME.parse_move("6h 4h Jk=5h") == run
     with pytest.raises(InvalidMoveError, match="joker"):
         JOKER_GAME.parse_move("4h 5h Jk")  # either end: the player must say which
+
+
+def test_pre_16_the_joker_keeps_the_card_its_player_names() -> None:
+    state = table(["5h Jk 9s", "Ks", "Qs"], JOKER_GAME)
+    pairs = {m for m in legal(state) if "Jk=5" in m}
+    # Any card of the face not already in the play, each its own move, written in order.
+    assert pairs == {"Jk=5s 5h", "5h Jk=5d", "5h Jk=5c"}
+    move = JOKER_GAME.parse_move("5h Jk=5d")
+    assert str(move) == "5h Jk=5d" and move.joker_as == 4 * 4 + 2
+    play(state, "5h Jk=5d")
+    record = state.record()
+    assert record["moves"] == ["5h Jk=5d"]
+    assert str(shedkit.replay(record).history[0][1]) == "5h Jk=5d"
+    # Unnamed in a set the suit changes nothing, so the lowest free one is taken.
+    assert str(JOKER_GAME.parse_move("5h Jk")) == "Jk=5s 5h"
+
+
+def test_pre_16_a_joker_declared_as_a_card_already_in_the_play_is_refused() -> None:
+    for text in ("5h Jk=5h", "9s 9d Jk=9d", "4h 5h Jk=5h"):
+        with pytest.raises(InvalidMoveError, match="already in this play"):
+            JOKER_GAME.parse_move(text)
 
 
 def test_pre_16_a_run_with_a_joker_is_beaten_by_a_higher_run_of_the_same_length() -> None:
@@ -470,14 +506,17 @@ def test_pre_20_tax_with_four_players() -> None:
     assert len(state.hand(2)) == 15 and len(state.hand(1)) == 11
     gives = state.legal_moves()
     assert all(m.kind == "give" and m.size == 2 for m in gives)
-    assert len(gives) == 15 * 14 // 2
+    # PRE-20: two of the giver's own 13 dealt cards, never one just drawn.
+    assert len(gives) == 13 * 12 // 2
+    assert all(set(m.cards) <= set(state.dealt[2]) for m in gives)
     assert_illegal(state, "pass")
-    give = next(m for m in gives if not set(m.cards) & set(drawn))
+    give = gives[0]
     state.apply(give)
     assert set(give.cards) <= set(state.hand(1)) and len(state.hand(2)) == 13
     assert state.current_player == 0
     assert all(m.size == 1 for m in state.legal_moves())
-    state.apply(next(m for m in state.legal_moves() if not set(m.cards) & set(drawn2)))
+    assert all(not set(m.cards) & set(drawn2) for m in state.legal_moves())
+    state.apply(state.legal_moves()[0])
     assert [len(state.hand(s)) for s in range(4)] == [13] * 4
     assert set(drawn2) <= set(state.dealt[3]) and not set(drawn2) & set(state.hand(3))
     assert state.phase == "play" and state.current_player == 1  # after the dealer (PRE-06)
@@ -497,7 +536,7 @@ def test_pre_20_five_players_two_exchanges() -> None:
     assert state.exchanges == [(4, 0, 2), (3, 1, 1)]
 
 
-def test_pre_20_the_giver_may_hand_back_a_drawn_card_but_never_draws_one_it_gave() -> None:
+def test_pre_20_the_giver_gives_own_dealt_cards_never_the_ones_just_drawn() -> None:
     game = make(players=4, tax=True)
     base = game.new_deal(seed=5, dealer=0)
     loser_cards = base.dealt[3]
@@ -508,9 +547,18 @@ def test_pre_20_the_giver_may_hand_back_a_drawn_card_but_never_draws_one_it_gave
         tax_draws=[list(loser_cards[:2]), [base.dealt[2][0]]],
     )
     assert set(loser_cards[:2]) <= set(state.hand(0))
-    give = game.parse_move("give " + " ".join(card_str(c) for c in loser_cards[:2]))
-    state.apply(give)  # the same two cards go straight back
-    assert set(loser_cards[:2]) <= set(state.hand(3))
+    # Handing the drawn cards straight back would make the exchange a no-op.
+    back = game.parse_move("give " + " ".join(card_str(c) for c in loser_cards[:2]))
+    with pytest.raises(IllegalMoveError, match="PRE-20"):
+        state.apply(back)
+    one_back = game.parse_move(f"give {card_str(loser_cards[0])} {card_str(state.dealt[0][0])}")
+    with pytest.raises(IllegalMoveError, match="not the cards just drawn"):
+        state.apply(one_back)
+    state.apply(state.legal_moves()[0])
+    state.apply(state.legal_moves()[0])
+    # A swap every time: each giver and each loser ends with a hand unlike the dealt one.
+    for seat in range(4):
+        assert set(state.hand(seat)) != set(state.dealt[seat])
 
 
 def test_pre_20_the_tax_is_hidden_from_the_other_seats() -> None:

@@ -113,6 +113,7 @@ class _Planner:
     def __init__(self, opts: Options) -> None:
         self.decks = opts.decks
         self.nchain = 13 if opts.two_in_chains else 12
+        self.limits = [0, *(opts.chain_limit(w) for w in (1, 2, 3))]
         self.memo: dict[tuple[int, Counts, int], Found] = {}
         self.plans: dict[Counts, Plan] = {}
 
@@ -155,8 +156,9 @@ class _Planner:
                 if c[r] < width:
                     break
                 kmin, kmax = _RUN_LIMITS[width]
+                limit = self.limits[width]
                 top = r
-                while top < nchain and c[top] >= width and top - r < kmax:
+                while top < limit and c[top] >= width and top - r < kmax:
                     top += 1
                 for k in range(kmin, top - r + 1):
                     cc = list(c)
@@ -426,9 +428,8 @@ class GreedyDouDizhu:
             return not any(unseen[r] >= 4 for r in range(rank + 1, BJ))
         if kind in _RUN_KINDS:
             width = {"chain": 1, "pair_chain": 2}.get(kind, 3)
-            nchain = 13 if opts.two_in_chains else 12
             run = 0
-            for r in range(nchain):
+            for r in range(opts.chain_limit(width)):
                 run = run + 1 if unseen[r] >= width else 0
                 if run >= part.length and r > rank:
                     return False

@@ -86,13 +86,15 @@ class GreedyPresident:
         for p, face in enumerate(view.order):
             position[face] = p
         counts = face_counts(view.hand)
-        revolt = wants_revolution(counts, position)
+        revolt = view.options.revolution and wants_revolution(counts, position)
         for m in moves:
             if m.kind == "quad" and not m.has_joker and revolt:
                 return m
+        # Without the revolution rule (PRE-13) a quad is an ordinary group to shed.
+        quads_ok = revolt or not view.options.revolution
         if view.last_play is None:
-            return self._lead(view, position, counts, revolt)
-        return self._respond(view, position, counts, revolt)
+            return self._lead(view, position, counts, quads_ok)
+        return self._respond(view, position, counts, quads_ok)
 
     # -- helpers ---------------------------------------------------------------
 

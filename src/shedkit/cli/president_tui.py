@@ -73,9 +73,11 @@ def _spelled(game: President, move: Move, revolution: bool) -> str:
 
 def _strength(view: View, move: Move) -> tuple[int, int, int]:
     position = {face: p for p, face in enumerate(view.order)}
-    top = max((position[f] for f in move.faces), default=13 if move.cards else -1)
     if move.kind == "give":
+        # A give names real cards, the joker among them (no stand-in face): sum their places.
         top = sum(13 if c == JOKER else position[c // 4] for c in move.cards)
+    else:
+        top = max((position[f] for f in move.faces), default=13 if move.cards else -1)
     return (top, move.size, move.action_id)
 
 
@@ -127,7 +129,7 @@ class Narrator:
             text = _spelled(self.game, move, before.revolution)
             self.trick[seat] = text
             out.append(f"{who} {verb(you, 'play', 'plays')} [bold]{escape(text)}[/]")
-            if move.kind == "quad":
+            if after.revolution != before.revolution:
                 if after.revolution:
                     out.append(
                         "[bold red]REVOLUTION![/] The order is reversed: "

@@ -33,7 +33,8 @@ class Match:
     Each deal's set-up comes from ``game.match_setup(deals_played, previous)``,
     ``previous`` being the last deal that counted (dealer rotation, the tax).
     The match ends after ``deals`` deals played or when a seat's total reaches
-    ``target`` in absolute value (either may be ``None``). Thrown-in deals are
+    the positive ``target`` (either may be ``None``); a seat that far behind does not
+    end it (DDZ-34, PRE-12, DOM-11). Thrown-in deals are
     redealt and do not count (DDZ-08). With ``records_dir`` each deal's record
     is written there as ``deal-NNNN.json`` the moment the deal ends.
     """
@@ -65,7 +66,7 @@ class Match:
         """True once the deal limit or the target score is reached."""
         if self.deals is not None and self.deals_played >= self.deals:
             return True
-        return self.target is not None and any(abs(t) >= self.target for t in self.totals)
+        return self.target is not None and any(t >= self.target for t in self.totals)
 
     def next_deal(self) -> Any:
         """The next deal, seeded from the match seed and the deal attempt number."""

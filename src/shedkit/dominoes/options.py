@@ -21,9 +21,9 @@ class Options:
     tile, in All Fives any tile (DOM-21). ``hand_size`` ``None`` means the DOM-03 table.
     ``count_partner_pips`` ``None`` means the spec's reading per variant: the
     partner's pips count for the team that went out in the draw and block games
-    (DOM-09), not in All Fives (DOM-24). ``void_cancels_count`` makes a tied
-    blocked All Fives hand cancel the points scored during play too (the
-    default keeps them: they were scored at once, DOM-23).
+    (DOM-09), not in All Fives (DOM-24). ``void_cancels_count`` (default on) makes a tied
+    blocked All Fives hand cancel the points scored by counts during it too
+    ("la mano viene annullata", DOM-24); off keeps them, as scored at once (DOM-23).
     """
 
     players: int = 4
@@ -35,7 +35,7 @@ class Options:
     target: int = 100
     hand_size: int | None = None
     count_partner_pips: bool | None = None
-    void_cancels_count: bool = False
+    void_cancels_count: bool = True
 
     def __post_init__(self) -> None:
         from shedkit.core.errors import OptionError

@@ -124,14 +124,15 @@ class Tables:
         self._index(moves)
         self.chain_mask = (1 << self.nchain) - 1
         self.run_leads: dict[str, list[tuple[Move, ...]]] = {}
-        for kind, limits in (
-            ("chain", LIMITS.chain),
-            ("pair_chain", LIMITS.pair_chain),
-            ("plane", LIMITS.plane),
+        for kind, width, limits in (
+            ("chain", 1, LIMITS.chain),
+            ("pair_chain", 2, LIMITS.pair_chain),
+            ("plane", 3, LIMITS.plane),
         ):
             table = self.runs[kind]
+            allowed = (1 << opts.chain_limit(width)) - 1  # a single chain never holds the 2
             self.run_leads[kind] = [
-                tuple(table[key] for key in run_keys(mask, limits))
+                tuple(table[key] for key in run_keys(mask & allowed, limits))
                 for mask in range(1 << self.nchain)
             ]
         # trio_solo/trio_pair by [trio rank][kicker rank], so leads need no tuple keys.
@@ -240,7 +241,7 @@ def _all_keys(t: Tables) -> Iterator[Key]:
         ("plane", 3, LIMITS.plane),
     ):
         for k in range(lo_k, hi_k + 1):
-            for top in range(k - 1, t.nchain):
+            for top in range(k - 1, t.opts.chain_limit(width)):
                 yield (kind, top, _run_base(top, k, width), ())
     for k in range(LIMITS.plane_solo[0], LIMITS.plane_solo[1] + 1):
         for top in range(k - 1, t.nchain):

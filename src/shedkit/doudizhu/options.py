@@ -25,6 +25,14 @@ class Options:
     quad_single_kicker: bool = False
     two_in_chains: bool = False
 
+    def chain_limit(self, width: int) -> int:
+        """How many ranks from the 3 up a run of ``width`` cards per rank may use (DDZ-19).
+
+        Rank 12 is the 2: never in a single chain; at the top of a pair chain or a plane
+        only with ``two_in_chains`` (preset ``"de-wikipedia"``). Jokers never.
+        """
+        return 13 if self.two_in_chains and width > 1 else 12
+
     @property
     def decks(self) -> int:
         """Number of 54-card packs: one for three players, two for four (DDZ-40)."""
@@ -43,7 +51,8 @@ class Options:
 
 PRESETS: dict[str, dict[str, Any]] = {
     "standard": {},
-    # The German source's readings: quads with one kicker, 2 in chains, spring for any loser.
+    # The German source's readings: quads with one kicker, 2 at the top of pair chains and
+    # planes (never of a single chain), spring for any player still holding every card.
     "de-wikipedia": {"quad_single_kicker": True, "two_in_chains": True, "spring": "any_player"},
     "four-player": {"players": 4},
 }

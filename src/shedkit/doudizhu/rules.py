@@ -342,8 +342,9 @@ class State:
                 return all(self.plays[s] == 0 for s in peasants)
             return self.plays[landlord] == 1
         if mode == "any_player":
-            losers = peasants if landlord_won else [landlord]
-            return any(self.plays[s] == 0 for s in losers)
+            # Anyone but the player who went out who still holds every card they were dealt
+            # (the kitty included for the landlord), the winner's partner too.
+            return any(self.plays[s] == 0 for s in range(self.num_players) if s != self.winner)
         return False
 
     def returns(self) -> list[int]:

@@ -36,9 +36,12 @@ def play_keys(hand: int, sequence: Sequence[int], kind: str = "", size: int = 0)
                     yield (name, combo, -1)
                 if joker and n > 1 and n - 1 <= len(cards):
                     for combo in itertools.combinations(cards, n - 1):
+                        # PRE-16: the player names the card the joker stands for, any card
+                        # of the face not already in the play, so each is its own move.
                         used = {c % 4 for c in combo}
-                        free = min(s for s in range(4) if s not in used)  # canonical (PRE-16)
-                        yield (name, (*combo, JOKER), 4 * f + free)
+                        for free in range(4):
+                            if free not in used:
+                                yield (name, (*combo, JOKER), 4 * f + free)
         if joker and (not kind or kind == "single"):
             yield ("single", (JOKER,), -1)  # PRE-15
         if kind:

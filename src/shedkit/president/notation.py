@@ -82,6 +82,11 @@ def parse_move(text: str, tables: Tables) -> Move:
     cards = (*sorted(real), JOKER) if joker else tuple(sorted(real))
     if len(set(cards)) != len(cards):
         raise InvalidMoveError(f"{text!r} names a card twice")
+    if declared >= 0 and declared in real:
+        raise InvalidMoveError(
+            f"{text!r}: the joker cannot stand for {_card_text(declared)}, "
+            "which is already in this play (PRE-16)"
+        )
     if cards == (JOKER,):
         return (
             tables.by_key[("single", cards, -1)]
@@ -92,7 +97,10 @@ def parse_move(text: str, tables: Tables) -> Move:
     kind_by_size = {1: "single", 2: "pair", 3: "triple", 4: "quad"}
     if len(faces) == 1 and (declared < 0 or declared // 4 in faces) and len(cards) in kind_by_size:
         joker_as = -1
-        if joker:
+        if joker and declared >= 0:
+            joker_as = declared  # PRE-16: the card its player names is kept
+        elif joker:
+            # Unnamed in a set: the suit changes nothing in play, so the lowest free one.
             face = next(iter(faces))
             used = {c % 4 for c in real}
             joker_as = 4 * face + min(x for x in range(4) if x not in used)
@@ -114,6 +122,10 @@ def _only_gap(real: list[int], tables: Tables) -> int:
         if len(gaps) == 1 and len(positions) >= 2:
             return 4 * tables.sequence[gaps[0]] + suit
     raise InvalidMoveError("say which card the joker stands for in a run, e.g. 4h Jk=5h 6h")
+
+
+def _card_text(card: int) -> str:
+    return FACE_CHARS[card // 4] + SUIT_CHARS[card % 4]
 
 
 def _unknown(text: str) -> Move:

@@ -1,4 +1,4 @@
-"""President options (PRE-01, PRE-03, PRE-08, PRE-14, PRE-18, PRE-20) and presets."""
+"""President options (PRE-01, PRE-03, PRE-08, PRE-13, PRE-14, PRE-18, PRE-20) and presets."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ class Options:
     jokers: Literal[0, 1] = 0
     rank_order: Literal["ace-low", "two-high"] = "ace-low"
     pass_is_final: bool = False
+    revolution: bool = True
     revolution_persists: bool = False
     eight_stops: bool = False
     tax: bool = False

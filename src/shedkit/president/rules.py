@@ -320,7 +320,9 @@ class State:
             legal = ()
         elif self.phase == "tax":
             _, _, count = self.exchanges[self.tax_step]
-            hand = members(self.hands[seat])
+            # PRE-20: the giver chooses among their own dealt cards, never the ones just
+            # drawn, so the exchange is a swap and never hands a card straight back.
+            hand = members(self.hands[seat] & ~mask_of(self.tax_draws[self.tax_step]))
             legal = tuple(
                 t.by_key[("give", combo, -1)] for combo in itertools.combinations(hand, count)
             )
@@ -407,8 +409,8 @@ class State:
         if self.phase == "tax":
             _, receiver, count = self.exchanges[self.tax_step]
             return (
-                f"the tax is on: seat {seat} gives seat {receiver} {count} card(s) of its hand "
-                f"(give …) (PRE-20)"
+                f"the tax is on: seat {seat} gives seat {receiver} {count} card(s) of its own "
+                f"dealt hand, not the cards just drawn (give …) (PRE-20)"
             )
         if move.kind == "give":
             return "the tax is over; give is not a move now"
@@ -466,7 +468,7 @@ class State:
             return
         self.hands[seat] &= ~mask_of(move.cards)
         self.history.append((seat, move, move.cards))
-        if move.kind == "quad":
+        if move.kind == "quad" and self.game.options.revolution:
             self.revolution = not self.revolution  # PRE-13
         self.last_play, self.last_player, self.passes = move, seat, 0
         if not self.hands[seat]:
@@ -598,7 +600,7 @@ class State:
         reversed_text = self.game.tables.text_reversed
         for _, move, _ in self.history:
             texts.append(reversed_text[move.action_id] if rev else str(move))
-            if move.kind == "quad":
+            if move.kind == "quad" and self.game.options.revolution:
                 rev = not rev  # PRE-13
         return texts
 

@@ -96,7 +96,19 @@ def determinize(game: President, view: View, rng: random.Random) -> State:
     state.current_player = view.current_player
     state.revolution = view.revolution
     state.exchanges = list(view.exchanges)
-    state.tax_draws = [() for _ in view.exchanges]
+    # PRE-20: a giver chooses among the cards not just drawn, so each exchange keeps its
+    # draw: known to the giver and the loser, sampled from the giver's hand otherwise.
+    draws: list[tuple[int, ...]] = []
+    for i, (giver, loser, count) in enumerate(view.exchanges):
+        if giver == me:
+            draws.append(tuple(sorted(view.tax_drawn)))
+        elif loser == me:
+            draws.append(tuple(sorted(view.tax_lost)))
+        elif i >= view.tax_step:
+            draws.append(tuple(sorted(rng.sample(hands[giver], min(count, len(hands[giver]))))))
+        else:
+            draws.append(())
+    state.tax_draws = draws
     state.tax_step = view.tax_step
     state.last_play = view.last_play
     state.last_player = view.last_player
