@@ -47,6 +47,9 @@ def start_server(db: str, port: int, bot_delay: float) -> subprocess.Popen[bytes
     run = "import sys; from shedkit.cli.main import main; sys.exit(main(sys.argv[1:]))"
     cmd = [sys.executable, "-c", run, "serve", "--port", str(port)]
     cmd += ["--db", db, "--bot-delay", str(bot_delay)]
+    # One address creates every table here: lift the per-client quotas, keep the rest.
+    cmd += ["--tables-per-client", "100000", "--creates-per-minute", "100000"]
+    cmd += ["--max-tables", "100000", "--joins-per-minute", "100000"]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -116,7 +119,8 @@ class Player:
                 ):
                     move = view["legal"][self.rng.randrange(len(view["legal"]))]["m"]
                     pending = (time.perf_counter(), moves)
-                    await ws.send(json.dumps({"type": "move", "move": move}))
+                    sid = message["state_id"]
+                    await ws.send(json.dumps({"type": "move", "move": move, "state_id": sid}))
 
 
 async def load(args: argparse.Namespace, base: str) -> dict[str, Any]:
@@ -126,7 +130,7 @@ async def load(args: argparse.Namespace, base: str) -> dict[str, Any]:
         for _ in range(args.tables):
             r = await http.post(
                 "/api/tables",
-                json={"game": args.game, "bots": players_per_table, "deals": 1000},
+                json={"game": args.game, "bots": players_per_table, "deals": 200},
             )
             r.raise_for_status()
         rng = random.Random(args.seed)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -9,7 +10,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from shedkit.server import create_app
-from tests.server.live import LiveServer
+from shedkit.server.settings import LOOPBACK_HOSTS
+from tests.server.live import TEST_SETTINGS, LiveServer
 
 
 @pytest.fixture
@@ -19,7 +21,8 @@ def db(tmp_path: Path) -> str:
 
 @pytest.fixture
 def client(db: str) -> Iterator[TestClient]:
-    with TestClient(create_app(db, bot_delay=0.0)) as c:
+    settings = dataclasses.replace(TEST_SETTINGS, trusted_hosts=(*LOOPBACK_HOSTS, "testserver"))
+    with TestClient(create_app(db, bot_delay=0.0, settings=settings)) as c:
         yield c
 
 

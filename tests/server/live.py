@@ -16,18 +16,28 @@ from websockets.sync.client import ClientConnection, connect
 
 from shedkit.server import create_app
 from shedkit.server.manager import Manager, TableRuntime
+from shedkit.server.settings import Settings
 
 Json = dict[str, Any]
+
+
+#: Tests create and join many tables from one address: quotas high, the rest as served.
+TEST_SETTINGS = Settings(creates_per_minute=10_000, joins_per_minute=10_000, tables_per_client=1000)
 
 
 class LiveServer:
     """``create_app(db)`` served by uvicorn on 127.0.0.1 until :meth:`stop`."""
 
     def __init__(
-        self, db: str, bot_delay: float = 0.0, away_after: float = 20.0, port: int = 0
+        self,
+        db: str,
+        bot_delay: float = 0.0,
+        away_after: float = 20.0,
+        port: int = 0,
+        settings: Settings = TEST_SETTINGS,
     ) -> None:
         self.db = db
-        self.app = create_app(db, bot_delay=bot_delay, away_after=away_after)
+        self.app = create_app(db, bot_delay=bot_delay, away_after=away_after, settings=settings)
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self.sock.bind(("127.0.0.1", port))
@@ -73,11 +83,34 @@ class LiveServer:
         data: Json = response.json()
         return data
 
-    def join(self, table_id: str, seat: int, name: str) -> str:
-        response = self.http.post(f"/api/tables/{table_id}/join", json={"seat": seat, "name": name})
+    def join(
+        self,
+        table_id: str,
+        seat: int,
+        name: str,
+        client: str | None = None,
+        token: str | None = None,
+    ) -> str:
+        """Take a seat as a browser of its own (``client``: its cookie; default one per name)."""
+        response = self.try_join(table_id, seat, name, client=client, token=token)
         assert response.status_code == 200, response.text
         token: str = response.json()["token"]
         return token
+
+    def try_join(
+        self,
+        table_id: str,
+        seat: int,
+        name: str,
+        client: str | None = None,
+        token: str | None = None,
+    ) -> httpx.Response:
+        """``POST /join`` as the browser ``client``, with the token it holds if any."""
+        body: Json = {"seat": seat, "name": name}
+        if token is not None:
+            body["token"] = token
+        cookie = f"sk_client={client or 'browser-' + name.encode().hex()[:40]}"
+        return self.http.post(f"/api/tables/{table_id}/join", json=body, headers={"Cookie": cookie})
 
     def client(self, table_id: str, token: str | None = None) -> Client:
         return Client(f"ws://127.0.0.1:{self.port}/ws/{table_id}", token)
@@ -130,6 +163,11 @@ class Client:
             except TimeoutError:
                 return
 
+    def move(self, text: str) -> None:
+        """Send a move on the newest state this client has seen."""
+        state_id = self.state["state_id"] if self.state is not None else None
+        self.send({"type": "move", "move": text, "state_id": state_id})
+
     def error(self, message: Json | str) -> Json:
         """Send a message expected to be refused; return the error."""
         self.send(message)
@@ -166,7 +204,7 @@ def play_until(
             if live is None or len(view["history"]) != len(live.record()["moves"]):
                 continue
             if view["current_player"] == state["you"] and view["legal"]:
-                client.send({"type": "move", "move": pick(view)})
+                client.move(pick(view))
                 # Wait until the move shows (or is refused): no move is in flight afterwards.
                 client.wait_for(_answer_to(len(view["history"])))
                 sent += 1

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import httpx
 import pytest
 from fastapi.testclient import TestClient
 
@@ -22,6 +23,17 @@ def error_of(response: Any, status: int, code: str) -> str:
     message: str = err["message"]
     assert message
     return message
+
+
+def join(
+    client: TestClient, tid: str, seat: int, name: str, token: str | None = None
+) -> httpx.Response:
+    """``POST /join`` from a browser of its own (a ``sk_client`` cookie per name)."""
+    body: dict[str, object] = {"seat": seat, "name": name}
+    if token is not None:
+        body["token"] = token
+    cookie = f"sk_client=browser-{name.strip().encode().hex()}"
+    return client.post(f"/api/tables/{tid}/join", json=body, headers={"Cookie": cookie})
 
 
 def test_pages_are_served(client: TestClient) -> None:
@@ -70,11 +82,11 @@ def test_create_list_get_join_leave(client: TestClient) -> None:
     assert [t["id"] for t in listed] == [table["id"]]
 
     tid = table["id"]
-    first = client.post(f"/api/tables/{tid}/join", json={"seat": 0, "name": "  Ana  "}).json()
+    first = join(client, tid, 0, "  Ana  ").json()
     assert first["seat"] == 0 and len(first["token"]) > 16
     got = client.get(f"/api/tables/{tid}").json()
     assert got["seats"][0]["name"] == "Ana" and got["status"] == "waiting"
-    client.post(f"/api/tables/{tid}/join", json={"seat": 1, "name": "Bo"})
+    join(client, tid, 1, "Bo")
     got = client.get(f"/api/tables/{tid}").json()
     assert got["status"] == "playing" and got["deal_number"] == 1
     assert "hand" not in str(got) and "hands" not in str(got)
@@ -83,9 +95,11 @@ def test_create_list_get_join_leave(client: TestClient) -> None:
     assert left == {"seat": 0}
     got = client.get(f"/api/tables/{tid}").json()
     assert got["seats"][0]["taken"] is False and got["seats"][0]["bot_plays"] is True
-    again = client.post(f"/api/tables/{tid}/join", json={"seat": 0, "name": "Cy"})
-    assert again.status_code == 200
-    assert client.get(f"/api/tables/{tid}").json()["seats"][0]["name"] == "Cy"
+    # Mid-deal the seat is Ana's alone: nobody else may look at that hand through it.
+    error_of(join(client, tid, 0, "Cy"), 409, "seat_locked")
+    again = join(client, tid, 0, "Ana", token=first["token"])
+    assert again.status_code == 200 and again.json()["token"] == first["token"]
+    assert client.get(f"/api/tables/{tid}").json()["seats"][0]["name"] == "Ana"
     assert client.get(f"/api/tables/{tid}/deals").json() == []
     assert client.get("/api/stats").json()["tables"] == 1
 
@@ -158,8 +172,8 @@ def test_join_and_leave_errors_leave_the_table_unchanged(client: TestClient) -> 
         error_of(r, 400, "bad_name")
     error_of(client.post(f"/api/tables/{tid}/leave", json={"token": "forged"}), 403, "bad_token")
     assert client.get(f"/api/tables/{tid}").json() == before
-    client.post(f"/api/tables/{tid}/join", json={"seat": 0, "name": "Ana"})
-    taken = client.post(f"/api/tables/{tid}/join", json={"seat": 0, "name": "Bo"})
+    join(client, tid, 0, "Ana")
+    taken = join(client, tid, 0, "Bo")
     assert "Ana" in error_of(taken, 409, "seat_taken")
 
 

@@ -21,10 +21,12 @@ PG_URL = os.environ.get("SHEDKIT_TEST_PG_URL")
 
 
 def seen(message: str) -> dict[str, Any]:
-    """A state message without who is connected right now (that differs after a restart)."""
+    """A state message without who is connected right now and without the clocks' deadlines
+    (a restarted server gives the player to move a fresh turn clock)."""
     data: dict[str, Any] = json.loads(message)
     for seat in data["table"]["seats"]:
         del seat["connected"]
+    del data["table"]["turn"], data["table"]["next_deal_at"]
     return data
 
 

@@ -48,6 +48,7 @@ def test_every_bad_message_gets_an_error_and_changes_nothing(live: LiveServer) -
     for c in clients:
         c.drain()
     before = snapshot(live, tid)
+    sid = table.state_id
     cases: list[tuple[Client, Any, str]] = [
         (mover, "{not json", "bad_json"),
         (mover, "[1, 2]", "bad_message"),
@@ -55,9 +56,12 @@ def test_every_bad_message_gets_an_error_and_changes_nothing(live: LiveServer) -
         (mover, {"no": "type"}, "unknown_type"),
         (mover, {"type": "move"}, "bad_message"),
         (mover, {"type": "move", "move": 42}, "bad_message"),
-        (mover, {"type": "move", "move": "zzz"}, "invalid_move"),
-        (mover, {"type": "move", "move": "34567"}, "illegal_move"),  # a play during the auction
-        (other, {"type": "move", "move": "pass"}, "not_your_turn"),
+        (mover, {"type": "move", "move": "pass"}, "bad_message"),  # no state_id
+        (mover, {"type": "move", "move": "zzz", "state_id": sid}, "invalid_move"),
+        # a play during the auction
+        (mover, {"type": "move", "move": "34567", "state_id": sid}, "illegal_move"),
+        (mover, {"type": "move", "move": "pass", "state_id": sid - 1}, "stale_state"),
+        (other, {"type": "move", "move": "pass", "state_id": sid}, "not_your_turn"),
         (other, {"type": "hello", "token": "forged-token"}, "bad_token"),
         (mover, {"type": "chat", "text": "x" * 301}, "too_long"),
         (mover, {"type": "chat", "text": ""}, "bad_message"),
@@ -78,7 +82,7 @@ def test_every_bad_message_gets_an_error_and_changes_nothing(live: LiveServer) -
     assert spectator.error({"type": "chat", "text": "hi"})["code"] == "not_seated"
     assert snapshot(live, tid) == before
     # And the right move is still accepted afterwards.
-    mover.send({"type": "move", "move": "pass"})
+    mover.move("pass")
     mover.wait_for(lambda m: m["type"] == "state" and len(m["view"]["history"]) >= 1)
     assert live.table(tid).state.record()["moves"][0] == "pass"
 
@@ -131,8 +135,10 @@ def test_chat_reaches_everybody_and_is_kept(live: LiveServer) -> None:
     )
 
 
-def test_bots_take_over_a_seat_that_leaves_and_a_person_can_reclaim_it(live: LiveServer) -> None:
-    tid, _, (ana, bo) = seated_table(live)
+def test_bots_take_over_a_seat_that_leaves_and_only_its_player_takes_it_back(
+    live: LiveServer,
+) -> None:
+    tid, tokens, (ana, bo) = seated_table(live)
     bo.send({"type": "leave"})
     bo.wait_for(lambda m: m["type"] == "state" and m["you"] is None)
     table = live.table(tid)
@@ -140,12 +146,20 @@ def test_bots_take_over_a_seat_that_leaves_and_a_person_can_reclaim_it(live: Liv
     # Only seat 0 is a person now: the bots play every other turn.
     play_until(live, tid, [ana], lambda t: len(t.state.record()["moves"]) >= 6)
     assert bo.error({"type": "move", "move": "pass"})["code"] == "not_seated"
-    token = live.join(tid, 1, "Cy")
-    cy = live.client(tid, token)
-    assert cy.state is not None and cy.state["you"] == 1
-    assert not table.seats[1].bot_plays and table.seats[1].name == "Cy"
-    play_until(live, tid, [ana, cy], lambda t: t.state.is_over, timeout=120)
+    # Mid-deal nobody else may take the seat (and see its hand); its player may.
+    refused = live.try_join(tid, 1, "Cy")
+    assert refused.status_code == 409 and refused.json()["error"]["code"] == "seat_locked"
+    token = live.join(tid, 1, "Bo", token=tokens[1])
+    back = live.client(tid, token)
+    assert back.state is not None and back.state["you"] == 1
+    assert not table.seats[1].bot_plays and table.seats[1].name == "Bo"
+    play_until(live, tid, [ana, back], lambda t: t.state.is_over, timeout=120)
     assert table.status == "scored"
+    # Between deals the hands are over: a seat given up now is anybody's.
+    back.send({"type": "leave"})
+    back.wait_for(lambda m: m["type"] == "state" and m["you"] is None)
+    cy = live.client(tid, live.join(tid, 1, "Cy"))
+    assert cy.state is not None and cy.state["you"] == 1
 
 
 def test_a_player_away_too_long_is_played_for_then_resumes(db: str) -> None:

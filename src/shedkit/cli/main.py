@@ -197,6 +197,53 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument(
         "--bot-delay", type=float, default=0.6, help="seconds a bot waits before moving"
     )
+    serve.add_argument(
+        "--turn-clock",
+        type=float,
+        default=30.0,
+        help="default seconds per move of a new table, 0 for none (default: 30); "
+        "then the seat's time bank, then its bot plays that move",
+    )
+    serve.add_argument(
+        "--time-bank", type=float, default=30.0, help="extra seconds per seat and deal"
+    )
+    serve.add_argument(
+        "--away-after",
+        type=float,
+        default=20.0,
+        help="seconds without a connection before a seat's bot plays for it",
+    )
+    serve.add_argument(
+        "--max-tables", type=int, default=1000, help="tables this server hosts at most"
+    )
+    serve.add_argument(
+        "--tables-per-client", type=int, default=20, help="open tables one address may create"
+    )
+    serve.add_argument(
+        "--creates-per-minute",
+        type=float,
+        default=10.0,
+        help="tables one address may create a minute",
+    )
+    serve.add_argument(
+        "--joins-per-minute", type=float, default=30.0, help="seats one address may take a minute"
+    )
+    serve.add_argument(
+        "--allowed-origin",
+        action="append",
+        default=[],
+        metavar="URL",
+        help="a browser origin besides the page's own allowed to open WebSockets "
+        "(repeatable, e.g. https://cards.example.org)",
+    )
+    serve.add_argument(
+        "--trusted-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a Host name the server answers to (repeatable; default: loopback names and "
+        "--host; '*' for any)",
+    )
     add_arena_parser(sub)
     return parser
 
@@ -204,12 +251,29 @@ def build_parser() -> argparse.ArgumentParser:
 def _serve(args: argparse.Namespace, out: Console, err: Console, stdin: TextIO) -> int:
     try:
         from shedkit.server.run import serve
+        from shedkit.server.settings import Settings
     except ImportError as missing:
         err.print(
-            f"shedkit serve: {missing}; install the server extra: pip install 'shedkit[server]'"
+            f"shedkit serve: {missing}; install the server extra: pip install 'shedkit[server]'",
+            markup=False,
         )
         return 2
-    return serve(args.host, args.port, args.db, args.bot_delay, out)
+    try:
+        settings = Settings(
+            bot_delay=args.bot_delay,
+            away_after=args.away_after,
+            turn_clock=args.turn_clock,
+            time_bank=args.time_bank,
+            max_tables=args.max_tables,
+            tables_per_client=args.tables_per_client,
+            creates_per_minute=args.creates_per_minute,
+            joins_per_minute=args.joins_per_minute,
+            allowed_origins=tuple(args.allowed_origin),
+        )
+    except ValueError as bad:
+        err.print(f"shedkit serve: {bad}", markup=False)
+        return 2
+    return serve(args.host, args.port, args.db, settings, tuple(args.trusted_host), out)
 
 
 def _flag_options(args: argparse.Namespace) -> dict[str, Any]:

@@ -1,16 +1,29 @@
 """The ASGI app: lobby API over HTTP, play over a WebSocket, the web client as static files.
 
-HTTP: ``GET /api/games``; ``GET|POST /api/tables``; ``GET /api/tables/{id}``;
-``POST /api/tables/{id}/join`` (``{"seat", "name"}`` → ``{"seat", "token"}``) and
-``/leave`` (``{"token"}``); ``GET /api/tables/{id}/deals[/{n}]`` (a finished
-deal with every step and all hands); ``GET /api/stats``.
+HTTP: ``GET /api/games``; ``GET|POST /api/tables`` (create: ``game``, ``preset``,
+``options``, ``bots``, ``bot``, ``deals``, ``target``, ``seed``: a fixed seed, shown
+to everyone as ``fixed_seed``; ``hot_seat``: one client may hold several seats;
+``turn_clock``: seconds per move, 0 for none); ``GET /api/tables/{id}``;
+``POST /api/tables/{id}/join`` (``{"seat", "name", "token"?}`` → ``{"seat",
+"token"}``; ``token``, the client's token at this table if it has one, takes back
+a seat its player left during the deal in progress) and ``/leave``
+(``{"token"}``); ``GET /api/tables/{id}/deals[/{n}]`` (a finished deal with every
+step and all hands); ``GET /api/stats``. A browser gets a ``sk_client`` cookie
+with the pages; it identifies the client for the one-seat rule, with the address
+for the quotas.
 
 WebSocket ``/ws/{id}``: the server sends ``state`` (``you``: the seat or
-``null``, ``table``: public facts, ``view``: that seat's view only), ``chat``,
-``error`` and ``pong``. The client sends JSON objects with a ``type``:
-``hello`` (``token``: bind this connection to that seat), ``move`` (``move``:
-the notation, ``str(move)``), ``chat`` (``text``), ``start`` (bots take the
-open seats), ``next`` (next deal, or a rematch), ``leave``, ``sync``, ``ping``.
+``null``, ``state_id``, ``table``: public facts with ``commitment``, the SHA-256
+of the deal's seed, ``turn``: ``{"seat", "deadline", "bank"}`` while a clock runs,
+``deadline`` in Unix seconds, and ``next_deal_at``; ``view``: that seat's view
+only), ``chat``, ``error`` and ``pong``. The client sends JSON objects with a
+``type``: ``hello`` (``token``: bind this connection to that seat; it also ends
+"away"), ``move`` (``move``: the notation, ``str(move)``; ``state_id``: the
+state it answers, a stale one is refused with ``stale_state``), ``chat``
+(``text``), ``start`` (bots take the open seats), ``next`` (next deal, or a
+rematch), ``leave``, ``sync``, ``ping``. A state message leaves the server only
+after the write holding that state is committed. A browser's WebSocket must come
+from the page's own origin or an allowed one.
 
 Every error is ``{"error": {"code": ..., "message": ...}}`` over HTTP and
 ``{"type": "error", "code": ..., "message": ...}`` over the WebSocket; a bad
@@ -26,16 +39,20 @@ import functools
 import gc
 import importlib
 import json
+import secrets
 import typing
-from collections.abc import AsyncIterator
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any, Final
+from urllib.parse import urlsplit
 
-from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Request, Response, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 import shedkit
 from shedkit.core.errors import ShedkitError
@@ -50,12 +67,14 @@ from shedkit.server.manager import (
     default_agent,
 )
 from shedkit.server.serialize import SERIALIZERS, Json, serialize_view
+from shedkit.server.settings import Settings
 from shedkit.server.storage import DEFAULT_URL, Storage
 
 __all__ = ["create_app"]
 
 STATIC: Final = Path(__file__).parent / "static"
 GAME_TITLES: Final = {"doudizhu": "Dou Di Zhu", "president": "President", "dominoes": "Dominoes"}
+CLIENT_COOKIE: Final = "sk_client"
 
 
 class CreateTable(BaseModel):
@@ -69,6 +88,8 @@ class CreateTable(BaseModel):
     deals: int | None = 5
     target: int | None = None
     seed: int | None = None
+    hot_seat: bool = False
+    turn_clock: float | None = None
 
 
 class JoinSeat(BaseModel):
@@ -76,6 +97,7 @@ class JoinSeat(BaseModel):
 
     seat: int
     name: str
+    token: str | None = None
 
 
 class LeaveSeat(BaseModel):
@@ -178,25 +200,51 @@ def _tune_gc() -> None:
     gc.set_threshold(young, middle, 1000)
 
 
+def client_of(request: Request) -> str:
+    """Who a request comes from: its ``sk_client`` cookie, else its address."""
+    cookie = request.cookies.get(CLIENT_COOKIE)
+    if cookie and len(cookie) <= 64:
+        return "c:" + cookie
+    return "a:" + (request.client.host if request.client else "")
+
+
+def address_of(request: Request) -> str:
+    """The request's address (behind a proxy, what uvicorn's ``--forwarded-allow-ips`` gives)."""
+    return "a:" + (request.client.host if request.client else "")
+
+
+def origin_allowed(origin: str | None, host: str | None, allowed: tuple[str, ...]) -> bool:
+    """True for no ``Origin`` (not a browser), the page's own origin, or an allowed one."""
+    if origin is None:
+        return True
+    if origin in allowed or "*" in allowed:
+        return True
+    return host is not None and urlsplit(origin).netloc.lower() == host.lower()
+
+
 def create_app(
     db_url: str = DEFAULT_URL,
-    bot_delay: float = 0.6,
-    away_after: float = 20.0,
+    bot_delay: float | None = None,
+    away_after: float | None = None,
     tune_gc: bool = False,
+    settings: Settings | None = None,
 ) -> FastAPI:
-    """The server app on the database ``db_url``; bots wait ``bot_delay`` s before a move.
+    """The server app on the database ``db_url`` with ``settings`` (limits, clocks, hosts).
 
-    ``tune_gc`` adjusts the process's garbage collector for latency (``shedkit serve``).
+    ``bot_delay`` and ``away_after`` override those two settings. ``tune_gc`` adjusts
+    the process's garbage collector for latency (``shedkit serve``).
     """
+    base = settings or Settings()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         storage = Storage(db_url)
-        manager = Manager(storage, bot_delay=bot_delay, away_after=away_after)
+        manager = Manager(storage, bot_delay=bot_delay, away_after=away_after, settings=base)
         manager.load()
         if tune_gc:
             _tune_gc()
         app.state.manager = manager
+        app.state.replays = OrderedDict()
         manager.start()
         try:
             yield
@@ -206,6 +254,29 @@ def create_app(
 
     app = FastAPI(title="shedkit", lifespan=lifespan)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    if "*" not in base.trusted_hosts:
+        app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(base.trusted_hosts))
+
+    @app.middleware("http")
+    async def limit_body(
+        request: Request, call_next: Callable[[Request], Awaitable[Response]]
+    ) -> Response:
+        # Refuse a large body before anything reads it (a declared length over the
+        # limit, or a chunked one that grows past it).
+        declared = request.headers.get("content-length")
+        message = f"bodies are at most {base.max_body} bytes"
+        too_big = JSONResponse({"error": {"code": "too_large", "message": message}}, 413)
+        if declared is not None:
+            if not declared.isdigit() or int(declared) > base.max_body:
+                return too_big
+        elif request.method in ("POST", "PUT", "PATCH"):
+            body = b""
+            async for chunk in request.stream():
+                body += chunk
+                if len(body) > base.max_body:
+                    return too_big
+            request._body = body
+        return await call_next(request)
 
     def manager_of(request: Request) -> Manager:
         manager: Manager = request.app.state.manager
@@ -226,17 +297,34 @@ def create_app(
         message = "; ".join(parts) or "bad request"
         return JSONResponse({"error": {"code": "bad_request", "message": message}}, 400)
 
+    @app.exception_handler(RecursionError)
+    async def too_deep(request: Request, exc: RecursionError) -> JSONResponse:
+        message = "the JSON is nested too deeply"
+        return JSONResponse({"error": {"code": "bad_json", "message": message}}, 400)
+
+    def page(name: str, request: Request) -> FileResponse:
+        response = FileResponse(STATIC / name)
+        if CLIENT_COOKIE not in request.cookies:
+            response.set_cookie(
+                CLIENT_COOKIE,
+                secrets.token_urlsafe(18),
+                max_age=365 * 86400,
+                httponly=True,
+                samesite="lax",
+            )
+        return response
+
     @app.get("/", include_in_schema=False)
-    async def lobby_page() -> FileResponse:
-        return FileResponse(STATIC / "index.html")
+    async def lobby_page(request: Request) -> FileResponse:
+        return page("index.html", request)
 
     @app.get("/t/{table_id}", include_in_schema=False)
-    async def table_page(table_id: str) -> FileResponse:
-        return FileResponse(STATIC / "table.html")
+    async def table_page(request: Request, table_id: str) -> FileResponse:
+        return page("table.html", request)
 
     @app.get("/replay/{table_id}/{number}", include_in_schema=False)
-    async def replay_page(table_id: str, number: int) -> FileResponse:
-        return FileResponse(STATIC / "replay.html")
+    async def replay_page(request: Request, table_id: str, number: int) -> FileResponse:
+        return page("replay.html", request)
 
     @app.get("/api/games")
     async def games() -> list[Json]:
@@ -245,9 +333,8 @@ def create_app(
 
     @app.get("/api/tables")
     async def list_tables(request: Request) -> list[Json]:
-        """Tables, newest first (the lobby shows those with open seats)."""
-        tables = sorted(manager_of(request).tables.values(), key=lambda t: -t.created)
-        return [t.summary() for t in tables[:200]]
+        """Tables with open seats first, then those with players, newest first."""
+        return manager_of(request).lobby()
 
     @app.post("/api/tables", status_code=201)
     async def create_table(request: Request, body: CreateTable) -> Json:
@@ -261,6 +348,9 @@ def create_app(
             deals=body.deals,
             target=body.target,
             seed=body.seed,
+            hot_seat=body.hot_seat,
+            turn_clock=body.turn_clock,
+            client=address_of(request),
         )
         return {**table.public(), "invite": f"/t/{table.id}"}
 
@@ -272,7 +362,15 @@ def create_app(
     @app.post("/api/tables/{table_id}/join")
     async def join_table(request: Request, table_id: str, body: JoinSeat) -> Json:
         """Take a seat; the token returned authorises that seat's moves."""
-        token = manager_of(request).join(table_id, body.seat, body.name)
+        manager = manager_of(request)
+        # The join quota counts per address; the one-seat rule per client.
+        if not manager.limit(
+            manager.join_limits, address_of(request), manager.settings.joins_per_minute
+        ):
+            raise ServerError("rate_limited", "too many joins; wait a little", 429)
+        token = manager.join(
+            table_id, body.seat, body.name, token=body.token, client=client_of(request)
+        )
         return {"seat": body.seat, "token": token}
 
     @app.post("/api/tables/{table_id}/leave")
@@ -288,12 +386,27 @@ def create_app(
 
     @app.get("/api/tables/{table_id}/deals/{number}")
     async def deal_replay(request: Request, table_id: str, number: int) -> Json:
-        """A finished deal's record and every step of it with all hands."""
+        """A finished deal's record and every step of it with all hands.
+
+        Built in a worker thread, off the event loop, and kept in a small cache: a
+        finished deal never changes.
+        """
         manager = manager_of(request)
-        record = await asyncio.to_thread(manager.storage.get_deal, table_id, number)
-        if record is None:
-            raise ServerError("not_found", f"no finished deal {number} at table {table_id!r}", 404)
-        return replay_steps(record)
+        cache: OrderedDict[tuple[str, int], Json] = request.app.state.replays
+        key = (table_id, number)
+        found = cache.get(key)
+        if found is None:
+            found = await asyncio.to_thread(_build_replay, manager.storage, table_id, number)
+            if found is None:
+                raise ServerError(
+                    "not_found", f"no finished deal {number} at table {table_id!r}", 404
+                )
+            cache[key] = found
+            while len(cache) > base.replay_cache:
+                cache.popitem(last=False)
+        else:
+            cache.move_to_end(key)
+        return found
 
     @app.get("/api/stats")
     async def stats(request: Request) -> Json:
@@ -303,11 +416,17 @@ def create_app(
             "tables": len(manager.tables),
             "moves": manager.moves,
             "errors": manager.errors,
+            "timeouts": manager.timeouts,
+            "expired": manager.expired,
             "connections": sum(len(t.connections) for t in manager.tables.values()),
         }
 
     @app.websocket("/ws/{table_id}")
     async def play(websocket: WebSocket, table_id: str) -> None:
+        host = websocket.headers.get("host")
+        if not origin_allowed(websocket.headers.get("origin"), host, base.allowed_origins):
+            await websocket.close(code=4403)  # a page of another site may not play here
+            return
         await websocket.accept()
         manager: Manager = websocket.app.state.manager
         table = manager.tables.get(table_id)
@@ -337,6 +456,12 @@ def create_app(
                 await writer
 
     return app
+
+
+def _build_replay(storage: Storage, table_id: str, number: int) -> Json | None:
+    """Read a finished deal and build its steps (runs in a worker thread)."""
+    record = storage.get_deal(table_id, number)
+    return None if record is None else replay_steps(record)
 
 
 async def _writer(websocket: WebSocket, conn: Connection) -> None:
@@ -377,6 +502,10 @@ def _handle(manager: Manager, table: TableRuntime, conn: Connection, raw: str) -
         manager.errors += 1
         conn.post(_error("bad_json", "the message is not JSON"))
         return
+    except RecursionError:
+        manager.errors += 1
+        conn.post(_error("bad_json", "the message is nested too deeply"))
+        return
     if not isinstance(message, dict):
         manager.errors += 1
         conn.post(_error("bad_message", "a message is a JSON object with a 'type'"))
@@ -387,7 +516,7 @@ def _handle(manager: Manager, table: TableRuntime, conn: Connection, raw: str) -
         if kind == "hello":
             manager.hello(table, conn, message.get("token"))
         elif kind == "move":
-            manager.move(table, conn.seat, message.get("move"))
+            manager.move(table, conn.seat, message.get("move"), message.get("state_id"))
         elif kind == "chat":
             manager.chat(table, conn, message.get("text"))
         elif kind == "next":

@@ -5,19 +5,30 @@ The manager uses the game contract only (``make``, ``new_deal`` through a
 ``record``, ``replay``, ``parse_move``) and the agents registry. A table is
 rebuilt after a restart from its stored finished deals and the record of the
 deal in progress, replayed move by move.
+
+Fairness, by construction: the server alone draws seeds (a table created with a
+fixed seed says so to everyone) and publishes a commitment to each deal's seed
+(its SHA-256) before the deal, the seed itself in the record after it; a seat's
+hand reaches that seat's connections only; once a deal is under way a seat can be
+taken only by the player who held it; a turn clock lets a seat's bot move for a
+player who does not, so a table always moves on; and no state leaves the server
+before the write that holds it is committed (:meth:`Storage.on_commit`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import hashlib
 import json
 import logging
 import secrets
 import time
+import unicodedata
 from collections import deque
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Final, Protocol
 
 import shedkit
@@ -27,6 +38,7 @@ from shedkit.core.match import Match
 from shedkit.core.options import options_to_dict
 from shedkit.core.rng import derive_seed
 from shedkit.server.serialize import SERIALIZERS, Json, serialize_view
+from shedkit.server.settings import Settings, TokenBucket
 from shedkit.server.storage import Storage
 
 __all__ = [
@@ -63,6 +75,11 @@ class ServerError(ShedkitError):
         self.status = status
 
 
+def commitment(seed: int) -> str:
+    """The published commitment to a deal's seed: SHA-256 of its decimal digits, in hex."""
+    return hashlib.sha256(str(seed).encode()).hexdigest()
+
+
 def _hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
@@ -97,6 +114,8 @@ class Connection:
     refilled: float = field(default_factory=time.monotonic)
     flood_warned: bool = False
     closed: bool = False
+    # A state asked for while writes were pending goes out once they are committed.
+    pending_state: bool = False
 
     def allow(self) -> bool:
         """Token bucket: True if this message is within the rate limit."""
@@ -129,6 +148,10 @@ class SeatInfo:
     token_hash: str | None = None
     away: bool = False
     connections: int = 0
+    # Mid-deal, a seat its player left stays theirs alone (by token) until the deal ends.
+    reserved: str | None = None
+    client: str | None = None
+    timeouts: int = 0
 
     @property
     def bot_plays(self) -> bool:
@@ -142,6 +165,8 @@ class SeatInfo:
             "human": self.human,
             "name": self.name,
             "token_hash": self.token_hash,
+            "reserved": self.reserved,
+            "client": self.client,
         }
 
     def public(self) -> Json:
@@ -154,6 +179,7 @@ class SeatInfo:
             "away": self.away,
             "connected": self.connections > 0,
             "bot_plays": self.bot_plays,
+            "timeouts": self.timeouts,
         }
 
 
@@ -173,6 +199,12 @@ class TableRuntime:
     status: str = "waiting"  # waiting, playing, scored, finished
     match_no: int = 0
     deal_counter: int = 0
+    fixed_seed: bool = False
+    hot_seat: bool = False
+    turn_clock: float = 30.0
+    creator: str = ""
+    # Bumped by every move and deal; a move names the state it was made on.
+    state_id: int = 0
     game: Any = None
     all_options: dict[str, Any] = field(init=False)
     match: Match = field(init=False)
@@ -185,6 +217,18 @@ class TableRuntime:
     connections: list[Connection] = field(default_factory=list)
     bot_task: asyncio.Task[None] | None = None
     away_timers: dict[int, asyncio.TimerHandle] = field(default_factory=dict)
+    last_activity: float = field(default_factory=time.monotonic)
+    # Messages waiting for the write that holds their state: (sequence, [(conn, text)]).
+    outq: deque[tuple[int, list[tuple[Connection, str]]]] = field(default_factory=deque)
+    seq: int = 0
+    # The turn clock: whose turn it runs for, its timer, the wall-clock deadline shown.
+    turn_key: tuple[int, int, int] | None = None
+    turn_timer: asyncio.TimerHandle | None = None
+    turn_started: float = 0.0
+    turn_deadline: float | None = None
+    banks: list[float] = field(default_factory=list)
+    next_timer: asyncio.TimerHandle | None = None
+    next_deadline: float | None = None
 
     def __post_init__(self) -> None:
         self.game = shedkit.make(self.game_name, preset=self.preset, **self.options)
@@ -238,6 +282,11 @@ class TableRuntime:
             "status": self.status,
             "match_no": self.match_no,
             "deal_counter": self.deal_counter,
+            "fixed_seed": self.fixed_seed,
+            "hot_seat": self.hot_seat,
+            "turn_clock": self.turn_clock,
+            "creator": self.creator,
+            "state_id": self.state_id,
             # The deal in progress as its record at the deal's start plus the moves since:
             # building the whole record after every move would cost more than the move.
             "current": None
@@ -258,6 +307,8 @@ class TableRuntime:
             "seats": [s.public() for s in self.seats],
             "deals": self.deals,
             "created": self.created,
+            "fixed_seed": self.fixed_seed,
+            "turn_clock": self.turn_clock,
         }
 
     def public(self) -> Json:
@@ -272,25 +323,57 @@ class TableRuntime:
             "match_no": self.match_no,
             "match_over": self.match.is_over,
             "history": self.summaries[-30:],
+            "state_id": self.state_id,
+            "hot_seat": self.hot_seat,
+            # Published before the deal: anyone can check it against the record's seed.
+            "commitment": None if self.state is None else commitment(self.state.seed),
+            "turn": None
+            if self.turn_key is None
+            else {
+                "seat": self.turn_key[2],
+                "deadline": self.turn_deadline,
+                "bank": round(self.banks[self.turn_key[2]], 1),
+            },
+            "next_deal_at": self.next_deadline,
         }
 
 
 class Manager:
-    """Every table of the server, its storage and its bots."""
+    """Every table of the server, its storage, its bots and its clocks."""
 
-    def __init__(self, storage: Storage, bot_delay: float = 0.6, away_after: float = 20.0) -> None:
+    def __init__(
+        self,
+        storage: Storage,
+        bot_delay: float | None = None,
+        away_after: float | None = None,
+        settings: Settings | None = None,
+    ) -> None:
+        base = settings or Settings()
+        self.settings = dataclasses.replace(
+            base,
+            bot_delay=base.bot_delay if bot_delay is None else bot_delay,
+            away_after=base.away_after if away_after is None else away_after,
+        )
         self.storage = storage
-        self.bot_delay = bot_delay
-        self.away_after = away_after
+        self.bot_delay = self.settings.bot_delay
+        self.away_after = self.settings.away_after
         self.tables: dict[str, TableRuntime] = {}
         self.moves = 0
         self.errors = 0
+        self.timeouts = 0
+        self.expired = 0
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.sweeper: asyncio.Task[None] | None = None
+        self.create_limits: dict[str, TokenBucket] = {}
+        self.join_limits: dict[str, TokenBucket] = {}
 
     # -- start-up and shutdown ---------------------------------------------------------
 
     def load(self) -> None:
         """Rebuild every stored table: replay its finished deals, then the deal in progress."""
         for table_id, data in self.storage.load_tables():
+            if data.get("status") == "closed":
+                continue  # expired: its deals stay stored, the table is gone
             try:
                 table = self._restore(table_id, data)
             except (ShedkitError, KeyError, TypeError) as err:
@@ -300,7 +383,14 @@ class Manager:
 
     def _restore(self, table_id: str, data: Json) -> TableRuntime:
         seats = [
-            SeatInfo(bot=s["bot"], human=s["human"], name=s["name"], token_hash=s["token_hash"])
+            SeatInfo(
+                bot=s["bot"],
+                human=s["human"],
+                name=s["name"],
+                token_hash=s["token_hash"],
+                reserved=s.get("reserved"),
+                client=s.get("client"),
+            )
             for s in data["seats"]
         ]
         table = TableRuntime(
@@ -316,7 +406,13 @@ class Manager:
             status=data["status"],
             match_no=data["match_no"],
             deal_counter=data["deal_counter"],
+            fixed_seed=bool(data.get("fixed_seed", False)),
+            hot_seat=bool(data.get("hot_seat", False)),
+            turn_clock=float(data.get("turn_clock", self.settings.turn_clock)),
+            creator=str(data.get("creator", "")),
+            state_id=int(data.get("state_id", 0)),
         )
+        table.banks = [self.settings.time_bank] * len(seats)
         table.chat.extend(data.get("chat", []))
         for deal in self.storage.load_deals(table_id):
             state = shedkit.replay(deal["record"])
@@ -337,31 +433,44 @@ class Manager:
         return table
 
     def start(self) -> None:
-        """Set the bots of every loaded table going (inside the running event loop).
+        """Set the bots, clocks and the expiry sweep going (inside the running event loop).
 
         Nobody is connected after a restart: a seat whose player does not come back
         within ``away_after`` seconds is played by its bot, as after a disconnection.
         """
-        loop = asyncio.get_running_loop()
+        self.loop = asyncio.get_running_loop()
         for table in self.tables.values():
             for seat, info in enumerate(table.seats):
                 if info.token_hash is not None:
-                    table.away_timers[seat] = loop.call_later(
-                        self.away_after, self._set_away, table, seat
-                    )
+                    self._away_later(table, seat)
             self._kick(table)
+            self._arm_clocks(table)
+        self.sweeper = self.loop.create_task(self._sweep())
 
     async def stop(self) -> None:
-        """Stop the bots and commit every table."""
+        """Stop the bots, clocks and sweep, and commit every table."""
+        if self.sweeper is not None:
+            self.sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.sweeper
         for table in self.tables.values():
             task = table.bot_task
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
-            for timer in table.away_timers.values():
-                timer.cancel()
+            self._stop_timers(table)
         self.storage.flush(timeout=60.0)
+
+    @staticmethod
+    def _stop_timers(table: TableRuntime) -> None:
+        for timer in table.away_timers.values():
+            timer.cancel()
+        table.away_timers.clear()
+        for handle in (table.turn_timer, table.next_timer):
+            if handle is not None:
+                handle.cancel()
+        table.turn_timer = table.next_timer = None
 
     # -- lobby actions ---------------------------------------------------------------
 
@@ -371,6 +480,29 @@ class Manager:
         if table is None:
             raise ServerError("not_found", f"no table {table_id!r}", 404)
         return table
+
+    def lobby(self, limit: int = 200) -> list[Json]:
+        """The lobby's tables: open seats first, then those with players, newest first.
+
+        Bot-only tables come last, so a burst of them cannot push real tables out.
+        """
+
+        def rank(t: TableRuntime) -> tuple[int, float]:
+            open_seat = t.status != "finished" and any(
+                s.token_hash is None and s.human for s in t.seats
+            )
+            return (0 if open_seat else 1 if t.humans else 2, -t.created)
+
+        return [t.summary() for t in sorted(self.tables.values(), key=rank)[:limit]]
+
+    def limit(self, buckets: dict[str, TokenBucket], client: str, per_minute: float) -> bool:
+        """True if ``client`` is within ``per_minute`` events of this kind (token bucket)."""
+        bucket = buckets.get(client)
+        if bucket is None:
+            if len(buckets) > 10_000:
+                buckets.clear()  # forget idle clients rather than grow without bound
+            bucket = buckets[client] = TokenBucket(max(1.0, per_minute), per_minute / 60.0)
+        return bucket.allow()
 
     def create(
         self,
@@ -382,8 +514,34 @@ class Manager:
         deals: int | None = 5,
         target: int | None = None,
         seed: int | None = None,
+        hot_seat: bool = False,
+        turn_clock: float | None = None,
+        client: str = "",
     ) -> TableRuntime:
-        """A new table; the last ``bots`` seats are given to bots from the start."""
+        """A new table; the last ``bots`` seats are given to bots from the start.
+
+        ``seed`` fixes the deals (for tests and analysis); such a table says so to
+        everyone (``fixed_seed``). Without it the server draws the seed and never shows
+        it before a deal is over. ``turn_clock`` seconds per move (0: none).
+        """
+        s = self.settings
+        if len(self.tables) >= s.max_tables:
+            raise ServerError(
+                "server_full", f"this server hosts at most {s.max_tables} tables; try later", 503
+            )
+        if sum(1 for t in self.tables.values() if t.creator == client) >= s.tables_per_client:
+            raise ServerError(
+                "quota",
+                f"you already have {s.tables_per_client} open tables here; "
+                "finish or leave one first",
+                429,
+            )
+        if not self.limit(self.create_limits, client, s.creates_per_minute):
+            raise ServerError(
+                "rate_limited",
+                f"at most {s.creates_per_minute:g} new tables a minute; wait a little",
+                429,
+            )
         if game not in SERIALIZERS:
             raise ServerError(
                 "bad_game", f"unknown game {game!r}; valid games: {', '.join(sorted(SERIALIZERS))}"
@@ -404,8 +562,20 @@ class Manager:
             raise ServerError("bad_bots", f"bots must be 0…{n}, not {bots}")
         if deals is not None and not 1 <= deals <= 1000:
             raise ServerError("bad_deals", f"deals must be 1…1000 or none, not {deals}")
+        if bots == n and (deals is None or deals > s.bot_only_max_deals):
+            raise ServerError(
+                "bad_deals",
+                f"a table of bots alone plays at most {s.bot_only_max_deals} deals",
+            )
         if target is not None and not 1 <= target <= 1_000_000:
             raise ServerError("bad_target", f"target must be 1…1000000 or none, not {target}")
+        clock = s.turn_clock if turn_clock is None else turn_clock
+        if not (clock == 0 or 5 <= clock <= 3600):
+            raise ServerError(
+                "bad_clock", f"turn_clock is 0 (no clock) or 5…3600 seconds, not {clock}"
+            )
+        if seed is not None and not 0 <= seed < 2**63:
+            raise ServerError("bad_seed", "a seed is a whole number from 0 to 2**63 - 1")
         table_id = secrets.token_urlsafe(6)
         table = TableRuntime(
             id=table_id,
@@ -417,41 +587,86 @@ class Manager:
             target=target,
             seats=[SeatInfo(bot=bot, human=i < n - bots) for i in range(n)],
             created=time.time(),
+            fixed_seed=seed is not None,
+            hot_seat=hot_seat,
+            turn_clock=float(clock),
+            creator=client,
         )
+        table.banks = [s.time_bank] * n
         self.tables[table_id] = table
         if table.ready():
             self._start_deal(table)
-        self._save(table)
-        self._kick(table)
+        self._changed(table)
         return table
 
-    def join(self, table_id: str, seat: int, name: str) -> str:
-        """Take ``seat`` (open, or played by a bot) under ``name``; return the seat token."""
+    def join(self, table_id: str, seat: int, name: str, token: Any = None, client: str = "") -> str:
+        """Take ``seat`` under ``name``; return the seat token.
+
+        An open seat, or a bot's, can be taken between deals. Once a deal is under way a
+        seat that is not held can be taken back only by the player who left it
+        (``token``: theirs), so nobody can look at a hand in play through a seat. A client
+        holds one seat per table (by its token here and by ``client``) unless the table
+        allows hot-seat play; names are unique per table.
+        """
         table = self.table(table_id)
         if not isinstance(seat, int) or not 0 <= seat < len(table.seats):
             raise ServerError("bad_seat", f"seat must be 0…{len(table.seats) - 1}, not {seat!r}")
-        name = _clean_name(name)
         info = table.seats[seat]
         if info.token_hash is not None:
             raise ServerError("seat_taken", f"seat {seat} is taken by {info.name}", 409)
-        token = secrets.token_urlsafe(18)
-        info.name, info.token_hash, info.away, info.human = name, _hash(token), False, True
+        digest = _hash(token) if isinstance(token, str) and token else None
+        if table.status == "playing" and (info.reserved is None or info.reserved != digest):
+            raise ServerError(
+                "seat_locked",
+                f"seat {seat}'s hand is in play; it can be taken when this deal ends",
+                409,
+            )
+        if not table.hot_seat:
+            for other in table.seats:
+                mine = digest is not None and other.token_hash == digest
+                if mine or (client and other.client == _hash(client)):
+                    raise ServerError(
+                        "one_seat",
+                        "you already hold a seat at this table (one seat per player)",
+                        409,
+                    )
+        name = _clean_name(name)
+        folded = name.casefold()
+        for i, other in enumerate(table.seats):
+            if i != seat and other.name is not None and other.name.casefold() == folded:
+                raise ServerError("name_taken", f"{other.name!r} is already at this table", 409)
+        if info.reserved is not None and info.reserved == digest:
+            new_token = token  # the same player back in their seat, with the same token
+        else:
+            new_token = secrets.token_urlsafe(18)
+        info.name, info.token_hash, info.away, info.human = name, _hash(new_token), False, True
+        info.reserved, info.timeouts = None, 0
+        info.client = _hash(client) if client else None
+        table.last_activity = time.monotonic()
         if table.status == "waiting" and table.ready():
             self._start_deal(table)
+        # A seat taken over HTTP whose player never connects is away after a while.
+        self._away_later(table, seat)
         self._changed(table)
-        return token
+        return str(new_token)
 
     def leave(self, table_id: str, token: str) -> int:
-        """Give up the seat ``token`` holds; its bot plays on and anyone may take it."""
+        """Give up the seat ``token`` holds; its bot plays on."""
         table = self.table(table_id)
         seat = self.seat_of(table, token)
         self.leave_seat(table, seat)
         return seat
 
     def leave_seat(self, table: TableRuntime, seat: int) -> None:
-        """Free ``seat``: its connections become spectators, its bot plays."""
+        """Free ``seat``: its connections become spectators, its bot plays.
+
+        During a deal the seat stays reserved for the player who left (by token) until
+        the deal ends, so no one else sees that hand.
+        """
         info = table.seats[seat]
-        info.name, info.token_hash, info.away = None, None, False
+        if table.status == "playing":
+            info.reserved = info.token_hash
+        info.name, info.token_hash, info.away, info.client = None, None, False, None
         for conn in table.connections:
             if conn.seat == seat:
                 conn.seat = None
@@ -494,8 +709,12 @@ class Manager:
 
     # -- play ------------------------------------------------------------------------
 
-    def move(self, table: TableRuntime, seat: int | None, text: Any) -> None:
-        """Play the move written ``text`` for ``seat``; errors leave the state unchanged."""
+    def move(self, table: TableRuntime, seat: int | None, text: Any, state_id: Any = None) -> None:
+        """Play the move written ``text`` for ``seat`` on state ``state_id``.
+
+        A move made on an older state (a late duplicate, a click on a stale screen) is
+        refused with ``stale_state``; errors leave the state unchanged.
+        """
         if seat is None:
             raise ServerError("not_seated", "spectators cannot move; take a seat first")
         state = table.state
@@ -503,6 +722,17 @@ class Manager:
             raise ServerError("no_deal", "there is no deal in progress")
         if not isinstance(text, str) or not text.strip():
             raise ServerError("bad_message", "a move message needs 'move': the move's notation")
+        if not isinstance(state_id, int) or isinstance(state_id, bool):
+            raise ServerError(
+                "bad_message", "a move message needs 'state_id': the id of the state it answers"
+            )
+        if state_id != table.state_id:
+            raise ServerError(
+                "stale_state",
+                f"that move was made on state {state_id}; the table is at state "
+                f"{table.state_id}: look again",
+                409,
+            )
         if state.current_player != seat:
             raise ServerError(
                 "not_your_turn", f"it is seat {state.current_player}'s turn, not yours"
@@ -514,12 +744,14 @@ class Manager:
             raise ServerError("invalid_move", str(err)) from err
         except IllegalMoveError as err:
             raise ServerError("illegal_move", str(err)) from err
-        if table.seats[seat].away:
-            table.seats[seat].away = False
+        info = table.seats[seat]
+        info.away, info.timeouts = False, 0
         self._moved(table, move)
 
     def _moved(self, table: TableRuntime, move: Any) -> None:
         self.moves += 1
+        table.state_id += 1
+        table.last_activity = time.monotonic()
         table.deal_moves.append(str(move))
         state = table.state
         if state.is_over:
@@ -530,6 +762,8 @@ class Manager:
             )
             table.summaries.append(self._summary_line(table.deal_counter, table.match_no, state))
             table.status = "finished" if table.match.is_over else "scored"
+            for info in table.seats:
+                info.reserved = None  # the hands are public now
         self._changed(table)
 
     def _start_deal(self, table: TableRuntime) -> None:
@@ -537,8 +771,12 @@ class Manager:
         table.deal_start = table.state.record()
         table.deal_moves = []
         table.deal_counter += 1
+        table.state_id += 1
         table.agents = {}
         table.status = "playing"
+        table.banks = [self.settings.time_bank] * len(table.seats)
+        for info in table.seats:
+            info.reserved = None
 
     @staticmethod
     def _summary_line(number: int, match_no: int, state: Any) -> Json:
@@ -548,6 +786,9 @@ class Manager:
             "returns": list(state.returns()),
             "thrown_in": bool(getattr(state, "thrown_in", False)),
             "moves": len(state.record()["moves"]),
+            # The deal is over: its seed is public, and checks the commitment shown before.
+            "seed": state.seed,
+            "commitment": commitment(state.seed),
         }
 
     # -- bots ------------------------------------------------------------------------
@@ -583,21 +824,120 @@ class Manager:
                 continue
             if not table.seats[seat].bot_plays:
                 continue
-            try:
-                move = table.agent(seat).act(state.view(seat))
-                state.apply(move, seat)
-            except Exception:
-                # A faulty bot must not stop the table: play its first legal move instead.
-                log.exception("bot %s failed at table %s", table.seats[seat].bot, table.id)
-                move = state.legal_moves()[0]
-                state.apply(move, seat)
-            self._moved(table, move)
+            self._bot_move(table, seat)
+
+    def _bot_move(self, table: TableRuntime, seat: int) -> None:
+        """The seat's bot plays the current move (a faulty bot plays the first legal one)."""
+        state = table.state
+        try:
+            move = table.agent(seat).act(state.view(seat))
+            state.apply(move, seat)
+        except Exception:
+            log.exception("bot %s failed at table %s", table.seats[seat].bot, table.id)
+            move = state.legal_moves()[0]
+            state.apply(move, seat)
+        self._moved(table, move)
+
+    # -- clocks ----------------------------------------------------------------------
+
+    def _arm_clocks(self, table: TableRuntime) -> None:
+        """Run the turn clock for a human whose turn it is, and the next-deal clock.
+
+        The clock of a turn is ``turn_clock`` plus what is left of the seat's time bank;
+        when it runs out the seat's bot plays that move (:meth:`_timeout`).
+        """
+        loop = self.loop
+        if loop is None or loop.is_closed():
+            return
+        state = table.state
+        key: tuple[int, int, int] | None = None
+        if state is not None and table.status == "playing" and table.turn_clock > 0:
+            seat = state.current_player
+            if seat is not None and not table.seats[seat].bot_plays:
+                key = (table.deal_counter, table.state_id, seat)
+        if key != table.turn_key:
+            old = table.turn_key
+            if old is not None:
+                if table.turn_timer is not None:
+                    table.turn_timer.cancel()
+                used = loop.time() - table.turn_started - table.turn_clock
+                if used > 0 and old[0] == table.deal_counter:
+                    table.banks[old[2]] = max(0.0, table.banks[old[2]] - used)
+            table.turn_key, table.turn_timer, table.turn_deadline = key, None, None
+            if key is not None:
+                budget = table.turn_clock + table.banks[key[2]]
+                table.turn_started = loop.time()
+                table.turn_deadline = round(time.time() + budget, 3)
+                table.turn_timer = loop.call_later(budget, self._timeout, table, key)
+        wait = self.settings.next_deal_after
+        if table.status == "scored" and table.humans > 0 and wait > 0:
+            if table.next_timer is None:
+                table.next_deadline = round(time.time() + wait, 3)
+                table.next_timer = loop.call_later(wait, self._auto_next, table, table.deal_counter)
+        elif table.next_timer is not None:
+            table.next_timer.cancel()
+            table.next_timer, table.next_deadline = None, None
+
+    def _timeout(self, table: TableRuntime, key: tuple[int, int, int]) -> None:
+        """A turn's clock ran out: the seat's bot makes that move; repeated, the seat is away."""
+        if table.turn_key != key or self.tables.get(table.id) is not table:
+            return
+        table.turn_timer = None
+        seat = key[2]
+        info = table.seats[seat]
+        info.timeouts += 1
+        self.timeouts += 1
+        if info.timeouts >= self.settings.timeouts_before_away:
+            info.away = True
+        self._bot_move(table, seat)
+
+    def _auto_next(self, table: TableRuntime, deal_counter: int) -> None:
+        table.next_timer, table.next_deadline = None, None
+        if table.status == "scored" and table.deal_counter == deal_counter:
+            self._start_deal(table)
+            self._changed(table)
+
+    # -- expiry ----------------------------------------------------------------------
+
+    async def _sweep(self) -> None:
+        """Close idle and finished tables now and then (their deals stay stored)."""
+        while True:
+            await asyncio.sleep(self.settings.sweep_every)
+            self.expire()
+
+    def expire(self, now: float | None = None) -> list[str]:
+        """Close tables nobody watches that are finished or idle too long; return their ids."""
+        now = time.monotonic() if now is None else now
+        s = self.settings
+        gone = []
+        for table in list(self.tables.values()):
+            if table.connections:
+                continue
+            quiet = now - table.last_activity
+            finished = table.status == "finished" and quiet >= s.finished_expiry
+            if finished or quiet >= s.idle_expiry:
+                gone.append(table.id)
+                self.close_table(table)
+        return gone
+
+    def close_table(self, table: TableRuntime) -> None:
+        """Forget a table in memory and mark it closed in storage."""
+        task = table.bot_task
+        if task is not None:
+            task.cancel()
+        self._stop_timers(table)
+        self.tables.pop(table.id, None)
+        data = table.to_data()
+        data["status"] = "closed"
+        self.storage.save_table(table.id, table.game_name, data)
+        self.expired += 1
 
     # -- connections -------------------------------------------------------------------
 
     def connect(self, table: TableRuntime, conn: Connection) -> None:
         """Register a connection (a spectator until it says hello with a token)."""
         table.connections.append(conn)
+        table.last_activity = time.monotonic()
         self.send_state(table, conn)
         for line in table.chat:
             conn.post(_dumps({"type": "chat", **line}))
@@ -609,15 +949,15 @@ class Manager:
             self.send_state(table, conn)
             return
         seat = self.seat_of(table, token)
+        info = table.seats[seat]
         if conn.seat != seat:
             self._unbind(table, conn)
             conn.seat = seat
-            info = table.seats[seat]
             info.connections += 1
-            info.away = False
             timer = table.away_timers.pop(seat, None)
             if timer is not None:
                 timer.cancel()
+        info.away, info.timeouts = False, 0
         self._changed(table, save=False)
 
     def disconnect(self, table: TableRuntime, conn: Connection) -> None:
@@ -626,7 +966,8 @@ class Manager:
         if conn in table.connections:
             table.connections.remove(conn)
         self._unbind(table, conn)
-        self._changed(table, save=False)
+        if self.tables.get(table.id) is table:
+            self._changed(table, save=False)
 
     def _unbind(self, table: TableRuntime, conn: Connection) -> None:
         seat = conn.seat
@@ -635,12 +976,21 @@ class Manager:
         conn.seat = None
         info = table.seats[seat]
         info.connections = max(0, info.connections - 1)
-        if info.connections == 0 and info.token_hash is not None:
+        self._away_later(table, seat)
+
+    def _away_later(self, table: TableRuntime, seat: int) -> None:
+        """A held seat with no connection is marked away (bot plays) after ``away_after``."""
+        info = table.seats[seat]
+        if info.connections or info.token_hash is None:
+            return
+        try:
             loop = asyncio.get_running_loop()
-            old = table.away_timers.pop(seat, None)
-            if old is not None:
-                old.cancel()
-            table.away_timers[seat] = loop.call_later(self.away_after, self._set_away, table, seat)
+        except RuntimeError:
+            return  # not serving yet; start() arms it
+        old = table.away_timers.pop(seat, None)
+        if old is not None:
+            old.cancel()
+        table.away_timers[seat] = loop.call_later(self.away_after, self._set_away, table, seat)
 
     def _set_away(self, table: TableRuntime, seat: int) -> None:
         table.away_timers.pop(seat, None)
@@ -665,9 +1015,8 @@ class Manager:
         }
         table.chat.append(line)
         message = _dumps({"type": "chat", **line})
-        for other in table.connections:
-            other.post(message)
         self._save(table)
+        self._publish(table, [(other, message) for other in table.connections])
 
     # -- sending ---------------------------------------------------------------------
 
@@ -676,31 +1025,74 @@ class Manager:
         view = None
         if table.state is not None:
             view = serialize_view(table.game_name, table.state.view(seat))
-        return _dumps({"type": "state", "you": seat, "table": table.public(), "view": view})
+        return _dumps(
+            {
+                "type": "state",
+                "you": seat,
+                "state_id": table.state_id,
+                "table": table.public(),
+                "view": view,
+            }
+        )
 
     def send_state(self, table: TableRuntime, conn: Connection) -> None:
-        """Queue the current state for one connection."""
-        conn.post(self.state_message(table, conn.seat))
+        """Queue the current state for one connection, once what it shows is committed."""
+        if table.outq:
+            conn.pending_state = True
+        else:
+            conn.post(self.state_message(table, conn.seat))
 
     def _changed(self, table: TableRuntime, save: bool = True) -> None:
         if save:
             self._save(table)
+        self._arm_clocks(table)
         by_seat: dict[int | None, str] = {}
+        batch = []
         for conn in table.connections:
             message = by_seat.get(conn.seat)
             if message is None:
                 message = by_seat[conn.seat] = self.state_message(table, conn.seat)
-            conn.post(message)
+            batch.append((conn, message))
+        self._publish(table, batch)
         self._kick(table)
+
+    def _publish(self, table: TableRuntime, batch: list[tuple[Connection, str]]) -> None:
+        """Send ``batch`` once every write queued so far is committed, in order."""
+        table.seq += 1
+        table.outq.append((table.seq, batch))
+        self.storage.on_commit(partial(self._committed, table, table.seq))
+
+    def _committed(self, table: TableRuntime, seq: int) -> None:
+        loop = self.loop
+        if loop is None or loop.is_closed():
+            self._drain(table, seq)
+        else:
+            loop.call_soon_threadsafe(self._drain, table, seq)
+
+    def _drain(self, table: TableRuntime, upto: int) -> None:
+        outq = table.outq
+        while outq and outq[0][0] <= upto:
+            for conn, message in outq.popleft()[1]:
+                conn.post(message)
+        if not outq:
+            for conn in table.connections:
+                if conn.pending_state:
+                    conn.pending_state = False
+                    conn.post(self.state_message(table, conn.seat))
 
     def _save(self, table: TableRuntime) -> None:
         self.storage.save_table(table.id, table.game_name, table.to_data())
 
 
 def _clean_name(name: Any) -> str:
+    """A display name in NFKC without control or format characters, spaces collapsed."""
     if not isinstance(name, str):
         raise ServerError("bad_name", "a display name is text")
-    clean = " ".join(name.split())
+    if len(name) > 4 * MAX_NAME:
+        raise ServerError("bad_name", f"a display name has 1…{MAX_NAME} characters")
+    normal = unicodedata.normalize("NFKC", name)
+    kept = "".join(ch for ch in normal if unicodedata.category(ch) not in ("Cc", "Cf", "Co"))
+    clean = " ".join(kept.split())
     if not 1 <= len(clean) <= MAX_NAME:
         raise ServerError("bad_name", f"a display name has 1…{MAX_NAME} characters")
     return clean

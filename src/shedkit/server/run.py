@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import uvicorn
 
 from shedkit.server.app import create_app
+from shedkit.server.settings import LOOPBACK_HOSTS, Settings
 from shedkit.server.storage import DEFAULT_URL
 
 __all__ = ["WS_MAX_SIZE", "serve"]
@@ -20,12 +22,25 @@ def serve(
     host: str = "127.0.0.1",
     port: int = 8000,
     db: str | None = None,
-    bot_delay: float = 0.6,
+    settings: Settings | None = None,
+    trusted_hosts: tuple[str, ...] = (),
     out: Any = None,
 ) -> int:
-    """Serve until interrupted; return the exit status."""
+    """Serve until interrupted; return the exit status.
+
+    The ``Host`` names answered are ``trusted_hosts`` if given, else the loopback names
+    and ``host``; a server bound to every address (``0.0.0.0``) answers any name unless
+    told which (behind a reverse proxy, name the site).
+    """
     url = db or DEFAULT_URL
-    app = create_app(url, bot_delay=bot_delay, tune_gc=True)
+    base = settings or Settings()
+    if trusted_hosts:
+        names = trusted_hosts
+    elif host in ("0.0.0.0", "::"):
+        names = ("*",)
+    else:
+        names = tuple(dict.fromkeys((*LOOPBACK_HOSTS, host)))
+    app = create_app(url, tune_gc=True, settings=dataclasses.replace(base, trusted_hosts=names))
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
     message = f"shedkit: open http://{shown}:{port}/ in a browser (database {url}); Ctrl-C stops"
     if out is not None:

@@ -4,8 +4,11 @@ A table is one row: its settings, seats and the record of the deal in
 progress, enough to rebuild it with :func:`shedkit.replay`. Every finished
 deal is a row holding its record. Writes go through one writer thread that
 coalesces a table's updates (the newest row wins) and commits in batches, so
-a move never waits for the disk; :meth:`Storage.flush` waits until everything
-queued is committed (reads and shutdown call it).
+a move never blocks the event loop on the disk; :meth:`Storage.on_commit` runs a
+callback once what was queued before it is committed (the server sends a move's
+new state only then), and :meth:`Storage.flush` waits for the same (reads and
+shutdown call it). A table can be deleted from memory by the server and marked
+closed here; its deals stay.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 from sqlalchemy import (
@@ -90,6 +94,7 @@ class Storage:
         self._cond = threading.Condition()
         self._tables: dict[str, tuple[str, float, dict[str, Any]]] = {}
         self._deals: list[dict[str, Any]] = []
+        self._after: list[Callable[[], None]] = []
         self._busy = False
         self._closed = False
         self._thread = threading.Thread(target=self._run, name="shedkit-storage", daemon=True)
@@ -119,11 +124,25 @@ class Storage:
             self._deals.append(row)
             self._cond.notify_all()
 
+    def on_commit(self, callback: Callable[[], None]) -> None:
+        """Call ``callback`` once every write queued so far is committed.
+
+        Called at once (in the caller's thread) when nothing is waiting to be written;
+        otherwise from the writer thread right after the commit, in the order of the calls.
+        This is how the server acknowledges nothing before it is stored.
+        """
+        with self._cond:
+            if self._tables or self._deals or self._busy or self._after:
+                self._after.append(callback)
+                self._cond.notify_all()
+                return
+        callback()
+
     def flush(self, timeout: float | None = None) -> bool:
         """Wait until every queued write is committed (False if ``timeout`` s passed first)."""
         deadline = None if timeout is None else time.monotonic() + timeout
         with self._cond:
-            while self._tables or self._deals or self._busy:
+            while self._tables or self._deals or self._busy or self._after:
                 if deadline is not None and time.monotonic() >= deadline:
                     return False
                 self._cond.wait(0.5)
@@ -146,22 +165,31 @@ class Storage:
     def _run(self) -> None:
         while True:
             with self._cond:
-                while not (self._tables or self._deals or self._closed):
+                while not (self._tables or self._deals or self._after or self._closed):
                     self._cond.wait()
-                if self._closed and not (self._tables or self._deals):
+                if self._closed and not (self._tables or self._deals or self._after):
                     return
-                tables, deals = self._tables, self._deals
-                self._tables, self._deals = {}, []
+                tables, deals, after = self._tables, self._deals, self._after
+                self._tables, self._deals, self._after = {}, [], []
                 self._busy = True
             try:
-                self._write(tables, deals)
+                if tables or deals:
+                    self._write(tables, deals)
             except Exception:
                 log.exception("storage write failed; retrying")
                 with self._cond:
                     for key, value in tables.items():
                         self._tables.setdefault(key, value)
                     self._deals[:0] = deals
+                    self._after[:0] = after
                 time.sleep(0.5)
+            else:
+                # Everything queued before these callbacks is now committed.
+                for callback in after:
+                    try:
+                        callback()
+                    except Exception:
+                        log.exception("storage: a commit callback failed")
             finally:
                 with self._cond:
                     self._busy = False

@@ -58,8 +58,13 @@ SK.setSeat = function (tableId, seat, token) {
 SK.getName = () => localStorage.getItem("shedkit.name") || "";
 SK.setName = (name) => localStorage.setItem("shedkit.name", name);
 
+// The token this browser had at the table (kept after leaving: during the deal in progress
+// only it can take that seat back).
 SK.join = async function (tableId, seat, name) {
-  const data = await SK.api("POST", `/api/tables/${tableId}/join`, { seat, name });
+  const had = SK.getSeat(tableId) || JSON.parse(localStorage.getItem("shedkit.left." + tableId) || "null");
+  const body = { seat, name };
+  if (had && had.token) body.token = had.token;
+  const data = await SK.api("POST", `/api/tables/${tableId}/join`, body);
   SK.setSeat(tableId, data.seat, data.token);
   return data;
 };

@@ -29,6 +29,7 @@
     if (!open.length) { SK.fill(list, h("p.hint", {}, "No tables yet: create one below.")); return; }
     SK.fill(list, h("ul.tables", {}, open.map((t) => h("li.table-row", { dataset: { table: t.id } },
       h("b", {}, (SK.renderers[t.game] || { title: t.game }).title), ` · ${t.preset} · ${t.players} players · ${t.status} `,
+      t.fixed_seed ? h("span.fixed-seed", { title: "The deals were chosen in advance by whoever created the table." }, "fixed seed ") : null,
       h("span.seats", {}, t.seats.map((s, i) => s.taken
         ? h("span.seat-tag", {}, s.name)
         : h("button.small.join", { type: "button", onclick: () => joinSeat(t.id, i) }, `Sit at seat ${i + 1}` + (s.human_seat ? "" : " (bot)")))),

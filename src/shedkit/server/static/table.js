@@ -90,7 +90,8 @@
     const renderer = SK.renderers[table.game];
     document.title = `shedkit — ${renderer.title} ${table.id}`;
     $("title").textContent = `${renderer.title} · ${table.preset} · table ${table.id}` +
-      (you !== null ? ` · you are ${SK.seatName(table, you)}` : " · watching");
+      (you !== null ? ` · you are ${SK.seatName(table, you)}` : " · watching") +
+      (table.fixed_seed ? " · fixed seed: the deals were chosen in advance" : "");
     $("leave").hidden = you === null;
 
     // Seats around the table.
@@ -121,6 +122,7 @@
       status = view.current_player === you ? "Your turn." : `${SK.seatName(table, view.current_player)} to play.`;
     }
     SK.fill($("status"), h("span#turn", { dataset: { mine: view && view.current_player === you && you !== null ? "1" : "0" } }, status),
+      h("span#clock.clock", {}),
       table.status === "waiting" && you !== null ? h("button.small", { type: "button", onclick: () => send({ type: "start" }) }, "Start now (bots fill open seats)") : null);
 
     SK.fill($("panel"), ...(view ? renderer.panel(view, table) : []));
@@ -144,7 +146,8 @@
 
     SK.fill($("scores"), h("table.scores", {}, table.seats.map((s, i) =>
       h("tr", {}, h("td", {}, SK.seatName(table, i)), h("td", {}, String(table.totals[i]))))),
-      h("div.hint", {}, `Deal ${table.deals_played}${table.deals ? " of " + table.deals : ""} played`));
+      h("div.hint", {}, `Deal ${table.deals_played}${table.deals ? " of " + table.deals : ""} played`),
+      table.commitment ? h("div.hint", { title: table.commitment }, `Seed commitment ${table.commitment.slice(0, 12)}…`) : null);
     SK.fill($("log"), ...(view ? view.history.map((e) =>
       h("li", {}, `${SK.seatName(table, e.seat)}: ${e.move}`)) : []));
     $("log").scrollTop = $("log").scrollHeight;
@@ -185,8 +188,25 @@
 
   function play(move) {
     selected = new Set();
-    send({ type: "move", move });
+    send({ type: "move", move, state_id: state.state_id });
   }
+
+  // The turn clock and the next deal's countdown, from the deadlines the server sends.
+  function tick() {
+    const clock = $("clock");
+    if (!clock || !state) return;
+    const table = state.table;
+    const now = Date.now() / 1000;
+    let text = "";
+    if (table.turn) {
+      const left = Math.max(0, Math.ceil(table.turn.deadline - now));
+      text = `${SK.seatName(table, table.turn.seat)}: ${left} s left`;
+    } else if (table.next_deal_at) {
+      text = `Next deal in ${Math.max(0, Math.ceil(table.next_deal_at - now))} s`;
+    }
+    clock.textContent = text;
+  }
+  setInterval(tick, 500);
 
   async function takeSeat(seat) {
     const input = document.getElementById("join-name");
@@ -203,6 +223,8 @@
   $("clear").addEventListener("click", () => { selected = new Set(); render(); });
   $("leave").addEventListener("click", () => {
     send({ type: "leave" });
+    const mine = SK.getSeat(tableId);
+    if (mine) localStorage.setItem("shedkit.left." + tableId, JSON.stringify(mine));
     SK.setSeat(tableId, null, null);
   });
   $("invite").addEventListener("click", async () => {

@@ -1,0 +1,79 @@
+"""The server's limits and clocks in one place, with ``shedkit serve`` flags for the main ones.
+
+Every number here bounds something a client could otherwise make unbounded: how long a
+table waits for a player, how many tables a client may open, how big a request may be.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Final
+
+__all__ = ["LOOPBACK_HOSTS", "Settings", "TokenBucket"]
+
+#: Host names a server bound to loopback answers to by default.
+LOOPBACK_HOSTS: Final = ("localhost", "127.0.0.1", "::1", "[::1]")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Limits, clocks and trusted names of one server.
+
+    ``turn_clock`` is the default seconds per move of a new table (0: no clock, for
+    correspondence-style tables), on top of which each seat has ``time_bank`` seconds
+    per deal. When both run out the seat's bot plays that move; after
+    ``timeouts_before_away`` timeouts in a row the seat is marked away (its bot plays on
+    until the player is back). ``next_deal_after`` deals the next hand of a table whose
+    players do not press "next". ``allowed_origins`` are extra browser origins allowed to
+    open a WebSocket besides the page's own; ``trusted_hosts`` are the ``Host`` names
+    served (``("*",)``: any).
+    """
+
+    bot_delay: float = 0.6
+    away_after: float = 20.0
+    turn_clock: float = 30.0
+    time_bank: float = 30.0
+    timeouts_before_away: int = 2
+    next_deal_after: float = 30.0
+    max_tables: int = 1000
+    tables_per_client: int = 20
+    creates_per_minute: float = 10.0
+    joins_per_minute: float = 30.0
+    idle_expiry: float = 3600.0
+    finished_expiry: float = 900.0
+    sweep_every: float = 30.0
+    bot_only_max_deals: int = 200
+    max_body: int = 64 * 1024
+    allowed_origins: tuple[str, ...] = ()
+    trusted_hosts: tuple[str, ...] = LOOPBACK_HOSTS
+    replay_cache: int = 64
+
+    def __post_init__(self) -> None:
+        if self.turn_clock < 0 or self.time_bank < 0:
+            raise ValueError("turn_clock and time_bank are seconds, 0 or more")
+        if self.max_tables < 1 or self.tables_per_client < 1:
+            raise ValueError("max_tables and tables_per_client must be at least 1")
+
+
+@dataclass
+class TokenBucket:
+    """At most ``burst`` events at once, refilled at ``rate`` per second."""
+
+    burst: float
+    rate: float
+    tokens: float = field(init=False)
+    refilled: float = field(default_factory=time.monotonic)
+
+    def __post_init__(self) -> None:
+        self.tokens = self.burst
+
+    def allow(self) -> bool:
+        """True (and one token spent) if an event is within the limit now."""
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.refilled) * self.rate)
+        self.refilled = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        return False
