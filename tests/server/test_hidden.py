@@ -8,11 +8,12 @@ leftover, PRE-05).
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import pytest
 
-from tests.server.live import LiveServer, play_until
+from tests.server.live import TEST_SETTINGS, Client, LiveServer, play_until
 
 
 def cards_in(message: Any, names: dict[str, int]) -> set[int]:
@@ -104,25 +105,67 @@ def test_no_message_of_a_full_deal_holds_a_hidden_card(
     names = names_of(game)
     checked = 0
     for seat, client in [(0, people[0]), (1, people[1]), (None, watcher)]:
-        seen_hand = False
-        may: set[int] = set()
-        for message in client.messages:
-            if message["type"] == "state":
-                may = allowed(game, final, record, seat, message)
-            # Every message, not only states: chat, errors and pongs must not leak either.
-            leaked = cards_in(message, names) - may
-            assert not leaked, f"seat {seat} was sent hidden cards {sorted(leaked)}"
-            if message["type"] != "state":
-                continue
-            assert not leaked, f"seat {seat} was sent hidden cards {sorted(leaked)}"
-            if seat is not None and message["view"]["hand"]:
-                seen_hand = True
-            checked += 1
-        assert seen_hand or seat is None
+        checked += check_messages(game, final, record, seat, client, names)
     assert checked > 20
     # The final view shows the deal over, and returns that add up as the rules say.
     last = people[0].state
     assert last is not None and last["view"]["is_over"]
+
+
+def check_messages(
+    game: str, final: Any, record: dict[str, Any], seat: int | None, client: Client, names: Any
+) -> int:
+    """Check every message ``client`` got; the seat is the one each state says it speaks for."""
+    checked = 0
+    seen_hand = False
+    may: set[int] = set()
+    for message in client.messages:
+        if message["type"] == "state":
+            seat = message["you"]
+            may = allowed(game, final, record, seat, message)
+        # Every message, not only states: chat, errors and pongs must not leak either.
+        leaked = cards_in(message, names) - may
+        assert not leaked, f"seat {seat} was sent hidden cards {sorted(leaked)}"
+        if message["type"] != "state":
+            continue
+        if seat is not None and message["view"]["hand"]:
+            seen_hand = True
+        checked += 1
+    assert seen_hand or seat is None
+    return checked
+
+
+@pytest.mark.parametrize(("game", "bots"), [("doudizhu", 1), ("president", 2), ("dominoes", 2)])
+def test_no_hidden_card_leaks_through_seat_changes_and_timeouts(
+    db: str, game: str, bots: int
+) -> None:
+    """Seat 1 never moves (its clock runs out, its bot plays, it goes away); seat 0 leaves
+    mid-deal, a stranger is refused that seat, and seat 0's player takes it back."""
+    settings = dataclasses.replace(TEST_SETTINGS, turn_clock=0.2, time_bank=0.0)
+    with LiveServer(db, settings=settings) as live:
+        tid = live.create(game=game, bots=bots, seed=33)["id"]
+        tokens = [live.join(tid, s, f"P{s}") for s in range(2)]
+        first, silent = live.client(tid, tokens[0]), live.client(tid, tokens[1])
+        watcher = live.client(tid)
+        table = live.table(tid)
+        pick = lambda view: view["legal"][-1]["m"]  # noqa: E731
+        play_until(live, tid, [first], lambda t: len(t.state.record()["moves"]) >= 4, pick=pick)
+        first.send({"type": "leave"})
+        first.wait_for(lambda m: m["type"] == "state" and m["you"] is None)
+        assert live.try_join(tid, 0, "Eve").json()["error"]["code"] == "seat_locked"
+        back = live.client(tid, live.join(tid, 0, "P0", token=tokens[0]))
+        play_until(live, tid, [back], lambda t: t.state.is_over, pick=pick, timeout=120)
+        for c in (first, silent, watcher, back):
+            c.drain(0.2)
+        assert table.seats[1].timeouts >= 1
+        final = table.state
+        record = final.record()
+        names = names_of(game)
+        checked = sum(
+            check_messages(game, final, record, seat, client, names)
+            for seat, client in [(0, first), (1, silent), (None, watcher), (0, back)]
+        )
+        assert checked > 20
 
 
 def test_the_checker_finds_a_planted_card() -> None:

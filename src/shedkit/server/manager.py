@@ -569,11 +569,11 @@ class Manager:
             )
         if target is not None and not 1 <= target <= 1_000_000:
             raise ServerError("bad_target", f"target must be 1…1000000 or none, not {target}")
-        clock = s.turn_clock if turn_clock is None else turn_clock
-        if not (clock == 0 or 5 <= clock <= 3600):
+        if turn_clock is not None and not (turn_clock == 0 or 5 <= turn_clock <= 3600):
             raise ServerError(
-                "bad_clock", f"turn_clock is 0 (no clock) or 5…3600 seconds, not {clock}"
+                "bad_clock", f"turn_clock is 0 (no clock) or 5…3600 seconds, not {turn_clock}"
             )
+        clock = s.turn_clock if turn_clock is None else turn_clock
         if seed is not None and not 0 <= seed < 2**63:
             raise ServerError("bad_seed", "a seed is a whole number from 0 to 2**63 - 1")
         table_id = secrets.token_urlsafe(6)
