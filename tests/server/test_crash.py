@@ -1,0 +1,159 @@
+"""Commit, then acknowledge: a server killed at random moments loses no acknowledged move.
+
+A ``shedkit serve`` process hosts a Dou Di Zhu table of three people, each a WebSocket
+client that moves when it is its turn. The server is SIGKILLed at a random moment of the
+stream of moves, again and again; after each restart every move a client saw
+acknowledged (a state message showing it) is still there, in the deal in progress or in
+the stored record of a finished deal.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from websockets.sync.client import ClientConnection, connect
+
+KILLS = 50
+Ack = tuple[int, int, str]  # (deal number, index in the deal, the move as shown)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def start(db: str, port: int) -> subprocess.Popen[bytes]:
+    """``shedkit serve`` without clocks or bot delays; returns once it answers."""
+    run = "import sys; from shedkit.cli.main import main; sys.exit(main(sys.argv[1:]))"
+    cmd = [sys.executable, "-c", run, "serve", "--port", str(port), "--db", db]
+    cmd += ["--bot-delay", "0", "--turn-clock", "0", "--away-after", "3600"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            httpx.get(f"http://127.0.0.1:{port}/api/stats", timeout=1).raise_for_status()
+            return proc
+        except httpx.HTTPError:
+            time.sleep(0.05)
+    proc.kill()
+    raise RuntimeError("the server did not start")
+
+
+def play_until_killed(
+    proc: subprocess.Popen[bytes],
+    port: int,
+    tid: str,
+    tokens: list[str],
+    rng: random.Random,
+    kill_after: float,
+) -> set[Ack]:
+    """Three players move as fast as the server answers; after ``kill_after`` seconds the
+    server is killed the moment a state arrives (when an ack-before-commit server would
+    still be writing). Return the moves acknowledged."""
+    acked: set[Ack] = set()
+    url = f"ws://127.0.0.1:{port}/ws/{tid}"
+    sockets: list[ClientConnection] = []
+    try:
+        for token in tokens:
+            ws = connect(url, open_timeout=20)
+            ws.send(json.dumps({"type": "hello", "token": token}))
+            sockets.append(ws)
+        states: list[dict[str, Any] | None] = [None] * len(tokens)
+        stop = time.monotonic() + kill_after
+        while True:
+            if time.monotonic() > stop + 2:  # nothing arrived lately: kill all the same
+                proc.send_signal(signal.SIGKILL)
+                proc.wait(timeout=30)
+                return acked
+            for i, ws in enumerate(sockets):
+                try:
+                    raw = ws.recv(timeout=0.01)
+                except TimeoutError:
+                    continue
+                message = json.loads(raw)
+                if message["type"] != "state" or message["you"] != i:
+                    continue
+                states[i] = message
+                view = message["view"]
+                if view is None:
+                    continue
+                deal = message["table"]["deal_number"]
+                # Every move a state shows is acknowledged: it left the server.
+                acked |= {(deal, n, e["move"]) for n, e in enumerate(view["history"])}
+                if time.monotonic() >= stop:
+                    proc.send_signal(signal.SIGKILL)
+                    proc.wait(timeout=30)
+                    return acked
+                if message["table"]["status"] in ("scored", "finished"):
+                    ws.send(json.dumps({"type": "next"}))
+                elif view["current_player"] == i and view["legal"]:
+                    move = view["legal"][rng.randrange(len(view["legal"]))]["m"]
+                    sid = message["state_id"]
+                    ws.send(json.dumps({"type": "move", "move": move, "state_id": sid}))
+    finally:
+        for ws in sockets:
+            ws.close_socket()  # the server is about to die: no closing handshake
+    return acked
+
+
+def stored_moves(port: int, tid: str) -> dict[int, list[str]]:
+    """Every deal's moves as the restarted server has them: finished records and the live deal."""
+    base = f"http://127.0.0.1:{port}"
+    out: dict[int, list[str]] = {}
+    with httpx.Client(base_url=base, timeout=30) as http:
+        for line in http.get(f"/api/tables/{tid}/deals").json():
+            number = line["number"]
+            out[number] = http.get(f"/api/tables/{tid}/deals/{number}").json()["record"]["moves"]
+    with connect(f"ws://127.0.0.1:{port}/ws/{tid}", open_timeout=20) as ws:
+        message = json.loads(ws.recv(timeout=20))
+        if message["view"] is not None:
+            deal = message["table"]["deal_number"]
+            out.setdefault(deal, [e["move"] for e in message["view"]["history"]])
+    return out
+
+
+@pytest.mark.skipif(os.name != "posix", reason="SIGKILL is a POSIX signal")
+def test_no_acknowledged_move_is_lost_when_the_server_is_killed(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'crash.db'}"
+    port = free_port()
+    rng = random.Random(2026)
+    proc = start(db, port)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        table = httpx.post(f"{base}/api/tables", json={"game": "doudizhu", "deals": 1000})
+        tid = table.json()["id"]
+        tokens = []
+        for seat in range(3):
+            joined = httpx.post(
+                f"{base}/api/tables/{tid}/join",
+                json={"seat": seat, "name": f"P{seat}"},
+                headers={"Cookie": f"sk_client=crash-{seat}"},
+            )
+            tokens.append(joined.json()["token"])
+        acked: set[Ack] = set()
+        checked = 0
+        for _ in range(KILLS):
+            acked |= play_until_killed(proc, port, tid, tokens, rng, rng.uniform(0.05, 0.5))
+            proc = start(db, port)
+            stored = stored_moves(port, tid)
+            lost = [a for a in acked if stored.get(a[0], [])[a[1] : a[1] + 1] != [a[2]]]
+            assert not lost, f"acknowledged moves lost after a kill: {sorted(lost)[:5]}"
+            checked += 1
+        print(f"\n{checked} kills, {len(acked)} acknowledged moves, none lost")
+        assert checked == KILLS and len(acked) > KILLS  # the stream really moved
+    finally:
+        proc.kill()
+        proc.wait(timeout=30)
