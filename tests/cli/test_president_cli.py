@@ -11,8 +11,10 @@ from rich.console import Console
 import shedkit
 from shedkit.agents import make_agent
 from shedkit.cli.president_tui import PresidentTUI, order_text
+from shedkit.core.match import Match
 from shedkit.core.records import load_record
 from shedkit.president import President
+from shedkit.president.combos import JOKER
 from tests.cli.helpers import match_args, run
 
 
@@ -155,3 +157,26 @@ def test_the_human_chooses_the_tax() -> None:
     assert f"You give Bot 3 {give[5:]}" in text
     assert "Bot 1 gives Bot 2 1 card(s)" in text  # another exchange stays hidden
     assert state.is_over
+
+
+def test_pre_20_giving_at_the_tax_while_holding_the_joker(tmp_path: Path) -> None:
+    # Seed 0, every deal-1 move the first legal one: seat 2 gives at deal 2's tax holding Jk.
+    game = shedkit.make("president", players=4, jokers=1, tax=True)
+    match = Match(game, seed=0, deals=2)
+    state = match.next_deal()
+    while not state.is_over:
+        state.apply(state.legal_moves()[0], seat=state.current_player)
+    match.finish_deal(state)
+    state = match.next_deal()
+    view = state.view(2)
+    assert view.phase == "tax" and state.current_player == 2 and JOKER in view.hand
+    agents = {s: make_agent("random", game, s) for s in (0, 1, 3)}
+    console = Console(file=io.StringIO(), width=120)
+    tui = PresidentTUI(console, game, 2, agents, io.StringIO("#1\n"))
+    listing = tui.number(view)
+    assert sorted(m.action_id for m in listing.moves) == sorted(
+        m.action_id for m in view.legal_moves
+    )
+    # Gives are listed from the weakest cards: the joker, above every face, comes last.
+    assert JOKER not in listing.moves[0].cards and JOKER in listing.moves[-1].cards
+    assert tui.human_turn(state, view) is not None

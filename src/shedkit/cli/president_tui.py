@@ -72,10 +72,16 @@ def _spelled(game: President, move: Move, revolution: bool) -> str:
 
 
 def _strength(view: View, move: Move) -> tuple[int, int, int]:
+    """A sort key: moves of a kind from the weakest up in the order in force.
+
+    The joker ranks above every face (PRE-01); a give's faces may include it
+    (a joker given at the tax), so it is not looked up in the order.
+    """
     position = {face: p for p, face in enumerate(view.order)}
-    top = max((position[f] for f in move.faces), default=13 if move.cards else -1)
     if move.kind == "give":
         top = sum(13 if c == JOKER else position[c // 4] for c in move.cards)
+    else:
+        top = max((position.get(f, 13) for f in move.faces), default=13 if move.cards else -1)
     return (top, move.size, move.action_id)
 
 
