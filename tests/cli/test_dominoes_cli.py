@@ -41,7 +41,7 @@ def test_full_match(
     tmp_path: Path,
     flags: list[str],
 ) -> None:
-    code, out, err = run(monkeypatch, capsys, play_args(tmp_path, *flags), "1\n" * 3000)
+    code, out, err = run(monkeypatch, capsys, play_args(tmp_path, *flags), "#1\n" * 3000)
     assert code == 0, err
     assert "Scores after 2 deal(s)" in out and "Match over" in out
     assert "Open ends: L" in out and "Boneyard: " in out and "Your tiles (" in out
@@ -62,7 +62,7 @@ def test_target_flag_sets_the_game_target(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     argv = play_args(tmp_path, "--players", "2", "--target", "30", deals=0)
-    code, out, err = run(monkeypatch, capsys, argv, "1\n" * 5000)
+    code, out, err = run(monkeypatch, capsys, argv, "#1\n" * 5000)
     assert code == 0, err
     assert "first to 30" in out and "First to 30 wins the match (DOM-11)" in out
     totals = out.split("Total")[-1].split("\n")[0]
@@ -81,7 +81,7 @@ def test_typed_moves_and_errors(
         "\n".join(script) + "\n",
     )
     assert code == 0, err
-    assert "Type a number from the list or a move" in out
+    assert "Type a move, or # and a number from the list" in out
     assert "the double-6 set has halves 0 to 6" in out
     assert "'xyz' is not a tile" in out
     assert "#99" in out and "is not an option" in out
@@ -106,7 +106,7 @@ def test_bad_flags_exit_2(
 def test_replay_of_a_dominoes_record(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    run(monkeypatch, capsys, play_args(tmp_path, "--players", "2"), "1\n" * 2000)
+    run(monkeypatch, capsys, play_args(tmp_path, "--players", "2"), "#1\n" * 2000)
     path = sorted(tmp_path.glob("deal-*.json"))[0]
     record = load_record(path)
     code, out, _ = run(monkeypatch, capsys, ["replay", str(path)])
@@ -170,7 +170,7 @@ def test_dom_11_a_match_plays_to_the_target_by_default(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     argv = ["play", "dominoes", "--seed", "2", "--records", str(tmp_path), "--players", "4"]
-    code, out, err = run(monkeypatch, capsys, argv, "1\n" * 5000)
+    code, out, err = run(monkeypatch, capsys, argv, "#1\n" * 5000)
     assert code == 0, err
     assert "first to 100" in out and "Match over" in out
     totals = [int(t.strip("+")) for t in out.split("Total")[-1].split("\n")[0].split()]

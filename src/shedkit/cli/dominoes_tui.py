@@ -21,9 +21,11 @@ from rich.table import Table
 from rich.text import Text
 
 from shedkit.agents.base import Agent
-from shedkit.cli.common import MatchTUI, open_replay, signed, step_through, verb
+from shedkit.cli.common import Listing, MatchTUI, open_replay, signed, step_through, verb
+from shedkit.core.errors import InvalidMoveError
 from shedkit.core.match import DealResult, Match
 from shedkit.dominoes.combos import END_NAMES, Move
+from shedkit.dominoes.notation import parse_tile
 from shedkit.dominoes.rules import Dominoes, State
 from shedkit.dominoes.view import Line, View
 
@@ -33,17 +35,19 @@ _KIND_LABELS = {"lead": "first tile", "play": "play", "draw": "draw", "pass": "p
 _KINDS = ("lead", "play", "draw", "pass")
 
 HELP_TEXT = """\
-[bold]Moves[/] — type the number of a listed move, or the move itself:
+[bold]Moves[/] — type the move itself, or # and its number in the list (#3):
   tiles   a-b, like 3-5 (5-3 and [3|5] work too)
   plays   tile @ end: 3-5@R; the ends are L and R, and in All Fives a spinner's
-          cross sides U and D. A tile alone is enough when it fits one end only.
+          cross sides U and D. A tile alone is enough; if it fits several ends
+          you are asked which.
   first   the first tile of a hand is written alone: 6-6
   others  draw (when you cannot play and the boneyard has tiles), pass
   a tile fits an end when one of its halves shows that end's number; its other
   half becomes the new end. In All Fives, a count of the open ends that is a
   multiple of 5 scores at once.
 [bold]Commands[/] — [bold]moves[/] lists every legal move, [bold]table[/] redraws the table,
-  [bold]#N[/] always means option N, [bold]?[/]/[bold]help[/] shows this text,
+  [bold]#N[/] picks option N (a bare number is not a tile); tiles you do not hold
+  are refused. [bold]?[/]/[bold]help[/] shows this text,
   [bold]quit[/] ends the match (finished hands are already saved).
   On a terminal, Tab completes moves."""
 
@@ -188,6 +192,25 @@ class DominoesTUI(MatchTUI):
     ) -> None:
         super().__init__(console, game, human, agents, stream, delay)
         self.dominoes = game
+
+    def read_move(self, text: str, state: Any, view: Any, listing: Listing) -> Any:
+        """The move; a message for a tile not in hand; every end a lone tile fits."""
+        s = text.strip()
+        head, at, _ = s.partition("@")
+        if s.startswith("#") or s.lower() in ("draw", "pass"):
+            return super().read_move(text, state, view, listing)
+        try:
+            tile = parse_tile(head, self.dominoes.options.max_pips)
+        except InvalidMoveError:
+            return super().read_move(text, state, view, listing)
+        if tile not in view.hand:
+            return f"you do not hold {self.dominoes.tile_str(tile)}"
+        fits = [m for m in view.legal_moves if m.kind in ("lead", "play") and m.tile == tile]
+        if not at and len(fits) > 1:
+            return fits
+        if not at and not fits:
+            return f"{self.dominoes.tile_str(tile)} fits no open end ({ends_text(view)})"
+        return super().read_move(text, state, view, listing)
 
     def start_deal(self, state: Any) -> None:
         """Partnerships, the boneyard, and who leads (DOM-04, DOM-05)."""
