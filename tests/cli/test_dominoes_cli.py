@@ -10,7 +10,7 @@ from rich.console import Console
 
 import shedkit
 from shedkit.agents import make_agent
-from shedkit.cli.dominoes_tui import DominoesTUI, line_rows
+from shedkit.cli.dominoes_tui import DominoesTUI, line_rows, score_line
 from shedkit.cli.main import PLAYABLE
 from shedkit.core.records import load_record
 from shedkit.dominoes import Dominoes, Line
@@ -175,3 +175,30 @@ def test_dom_11_a_match_plays_to_the_target_by_default(
     assert "first to 100" in out and "Match over" in out
     totals = [int(t.strip("+")) for t in out.split("Total")[-1].split("\n")[0].split()]
     assert max(totals) >= 100 and len(list(tmp_path.glob("deal-*.json"))) > 1
+
+
+@pytest.mark.parametrize("preset", ["standard", "block", "all-fives", "two-player"])
+def test_dom_09_10_24_the_score_line_adds_up_to_the_hand_score(preset: str) -> None:
+    game = shedkit.make("dominoes", preset=preset)
+    for seed in range(12):
+        state = game.new_deal(seed=seed)
+        while not state.is_over:
+            state.apply(state.legal_moves()[-1], seat=state.current_player)
+        view = state.view(None)
+        line = score_line(game, view, [f"Seat {s}" for s in range(game.num_players)], None)
+        if view.winner is None:
+            assert "nobody scores" in line
+            continue
+        side = [s for s in range(game.num_players) if game.side_of[s] == view.winner]
+        during = sum(h[3] for h in view.history if h[0] in side)
+        numbers = [int(w) for w in line.replace(",", " ").split() if w.isdigit()]
+        end_score = view.returns[side[0]] - during
+        if preset == "all-fives":
+            assert "rounded to" in line or "(a multiple of 5)" in line
+            assert end_score in numbers and end_score % 5 == 0
+        else:
+            assert numbers[-1] == end_score
+        assert ("went out" in line) == (view.end_reason == "domino")
+        if game.teams and view.end_reason == "domino":
+            partner = "the partner's included" if preset != "all-fives" else "not the partner's"
+            assert partner in line

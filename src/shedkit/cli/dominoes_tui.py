@@ -26,10 +26,19 @@ from shedkit.core.errors import InvalidMoveError
 from shedkit.core.match import DealResult, Match
 from shedkit.dominoes.combos import END_NAMES, Move
 from shedkit.dominoes.notation import parse_tile
-from shedkit.dominoes.rules import Dominoes, State
+from shedkit.dominoes.rules import Dominoes, State, round_to_five
 from shedkit.dominoes.view import Line, View
 
-__all__ = ["TUI", "DominoesTUI", "ends_text", "line_rows", "narrate", "replay_deal", "tiles_text"]
+__all__ = [
+    "TUI",
+    "DominoesTUI",
+    "ends_text",
+    "line_rows",
+    "narrate",
+    "replay_deal",
+    "score_line",
+    "tiles_text",
+]
 
 _KIND_LABELS = {"lead": "first tile", "play": "play", "draw": "draw", "pass": "pass"}
 _KINDS = ("lead", "play", "draw", "pass")
@@ -168,7 +177,49 @@ def _ending(
         head += f" {view.returns[seats[0]]}"
         if view.options.variant == "fives":
             head += " (counts included)"
-    return [f"[bold]{head}.[/]", f"Pips left: {pips}"]
+    return [f"[bold]{head}.[/]", score_line(game, view, names, human), f"Pips left: {pips}"]
+
+
+def score_line(game: Dominoes, view: View, names: Sequence[str], human: int | None = None) -> str:
+    """One line on how the hand's end was scored: whose pips, partners or not, the rounding.
+
+    DOM-09 (domino), DOM-10 (blocked) and, in All Fives, DOM-24 (the
+    partner's pips do not count; the score is rounded to a multiple of 5).
+    """
+    n = view.num_players
+    if view.winner is None:
+        return "The fewest pips are tied: nobody scores for the hand (DOM-10)."
+    side = view.winner
+    ours = [s for s in range(n) if game.side_of[s] == side]
+    theirs = [s for s in range(n) if game.side_of[s] != side]
+    fives = view.options.variant == "fives"
+    rule = "DOM-24" if fives else "DOM-09" if view.end_reason == "domino" else "DOM-10"
+    hands = "the opponents' hands" if game.teams or n > 2 else "the opponent's hand"
+    if view.end_reason == "domino":
+        out = next(s for s in ours if view.tile_counts[s] == 0)
+        counted = list(theirs)
+        if game.teams and view.options.partner_pips_count:
+            counted += [s for s in ours if s != out]
+            hands = "the other three hands, the partner's included"
+        elif game.teams:
+            hands += " (not the partner's)"
+        won = sum(view.pips[s] for s in counted)
+        who = "You" if out == human else names[out]
+        text = f"{who} went out: {won} pips in {hands}"
+    else:
+        own = sum(view.pips[s] for s in ours)
+        other = sum(view.pips[s] for s in theirs)
+        won = other - own
+        mine = human in ours
+        who = "You" if mine and len(ours) == 1 else " and ".join(names[s] for s in ours)
+        plural = mine or len(ours) > 1
+        them = "the opponents hold" if len(theirs) > 1 else "the opponent holds"
+        text = f"Blocked: {who} {'hold' if plural else 'holds'} {own} pips, {them} {other}: "
+        text += f"{other} - {own} = {won}"
+    if fives:
+        rounded = round_to_five(won)
+        text += f", rounded to {rounded}" if rounded != won else " (a multiple of 5)"
+    return f"{text} ({rule})."
 
 
 class DominoesTUI(MatchTUI):
