@@ -295,9 +295,10 @@ def interpret(
 class MatchTUI:
     """Plays a match in the terminal: one human seat, bots in the others.
 
-    ``agents`` maps each bot seat to its agent. ``delay`` pauses after each bot
-    move so that a person can follow the play; tests leave it at 0. A game's
-    client overrides the hooks below the ``# -- hooks`` line.
+    ``human`` ``None`` watches a match of bots only, shown as a spectator sees
+    it (``shedkit play GAME --watch``). ``agents`` maps each bot seat to its
+    agent. ``delay`` pauses after each bot move so that a person can follow the
+    play; tests leave it at 0. A game's client overrides the hooks below the ``# -- hooks`` line.
     """
 
     #: The game's name for people ("Dou Di Zhu").
@@ -316,7 +317,7 @@ class MatchTUI:
         self,
         console: Console,
         game: Any,
-        human: int,
+        human: int | None,
         agents: Mapping[int, Agent],
         stream: TextIO,
         delay: float = 0.0,

@@ -236,7 +236,7 @@ class DominoesTUI(MatchTUI):
         self,
         console: Console,
         game: Dominoes,
-        human: int,
+        human: int | None,
         agents: Mapping[int, Agent],
         stream: TextIO,
         delay: float = 0.0,
@@ -364,17 +364,22 @@ def replay_deal(
     stream: TextIO,
     step: bool = False,
     title: str = "",
+    names: Sequence[str] | None = None,
 ) -> bool:
     """Show a recorded hand: the hands and the boneyard, each move with the line, the result.
 
-    With ``step``, wait for Enter after each move (``q`` stops). Raises
+    ``names`` are the seats' names (default ``Seat 0``, ``Seat 1``, ...). With
+    ``step``, wait for Enter after each move (``q`` stops). Raises
     :class:`~shedkit.core.errors.RecordError` for a record that does not replay.
     Returns ``False`` if stopped early.
     """
 
     def rows(start: State, final: State) -> list[tuple[str, str]]:
         out = [
-            (f"Seat {s}" + (" (leads)" if s == start.leader else ""), tiles_text(start.game, hand))
+            (
+                (names[s] if names else f"Seat {s}") + (" (leads)" if s == start.leader else ""),
+                tiles_text(start.game, hand),
+            )
             for s, hand in enumerate(start.dealt)
         ]
         return [*out, ("Boneyard", tiles_text(start.game, start.boneyard) or "(empty)")]
@@ -389,7 +394,7 @@ def replay_deal(
         rows,
     )
     game = state.game
-    names = [f"Seat {s}" for s in range(state.num_players)]
+    names = list(names) if names else [f"Seat {s}" for s in range(state.num_players)]
     c = console
 
     def told(before: View, seat: int, move: Move, after: View) -> list[str]:

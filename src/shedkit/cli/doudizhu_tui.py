@@ -263,7 +263,7 @@ class DouDizhuTUI(MatchTUI):
         self,
         console: Console,
         game: DouDizhu,
-        human: int,
+        human: int | None,
         agents: Mapping[int, Agent],
         stream: TextIO,
         delay: float = 0.0,
@@ -429,17 +429,23 @@ def replay_deal(
     stream: TextIO,
     step: bool = False,
     title: str = "",
+    names: Sequence[str] | None = None,
 ) -> bool:
     """Show a recorded deal: every hand, then each move, then the returns.
 
-    With ``step``, wait for Enter after each move (``q`` stops). Raises
+    ``names`` are the seats' names (default ``Seat 0``, ``Seat 1``, ...). With
+    ``step``, wait for Enter after each move (``q`` stops). Raises
     :class:`~shedkit.core.errors.RecordError` for a record that does not replay.
     Returns ``False`` if stopped early.
     """
 
     def rows(start: State, final: State) -> list[tuple[str, str]]:
         out = [
-            (f"Seat {s}" + (" (landlord)" if s == final.landlord else ""), cards_text(hand))
+            (
+                (names[s] if names else f"Seat {s}")
+                + (" (landlord)" if s == final.landlord else ""),
+                cards_text(hand),
+            )
             for s, hand in enumerate(start.dealt)
         ]
         return [*out, ("Kitty", cards_text(start.kitty))]
@@ -453,7 +459,7 @@ def replay_deal(
         lambda s: f"Dou Di Zhu, preset {s.game.preset!r}, seed {s.seed}",
         rows,
     )
-    names = [f"Seat {s}" for s in range(state.num_players)]
+    names = list(names) if names else [f"Seat {s}" for s in range(state.num_players)]
     narrator = Narrator(names, None, show_cards=True)
     c = console
     if state.phase == "auction":

@@ -204,7 +204,7 @@ class PresidentTUI(MatchTUI):
         self,
         console: Console,
         game: President,
-        human: int,
+        human: int | None,
         agents: Mapping[int, Agent],
         stream: TextIO,
         delay: float = 0.0,
@@ -348,17 +348,22 @@ def replay_deal(
     stream: TextIO,
     step: bool = False,
     title: str = "",
+    names: Sequence[str] | None = None,
 ) -> bool:
     """Show a recorded deal: every hand, the leftover and the tax, each move, the result.
 
-    With ``step``, wait for Enter after each move (``q`` stops). Raises
+    ``names`` are the seats' names (default ``Seat 0``, ``Seat 1``, ...). With
+    ``step``, wait for Enter after each move (``q`` stops). Raises
     :class:`~shedkit.core.errors.RecordError` for a record that does not replay.
     Returns ``False`` if stopped early.
     """
 
     def rows(start: State, final: State) -> list[tuple[str, str]]:
         out = [
-            (f"Seat {s}" + (" (dealer)" if s == start.dealer else ""), cards_text(start.sort(hand)))
+            (
+                (names[s] if names else f"Seat {s}") + (" (dealer)" if s == start.dealer else ""),
+                cards_text(start.sort(hand)),
+            )
             for s, hand in enumerate(start.dealt)
         ]
         if start.leftover:
@@ -375,7 +380,7 @@ def replay_deal(
         rows,
     )
     n = state.num_players
-    names = [f"Seat {s}" for s in range(n)]
+    names = list(names) if names else [f"Seat {s}" for s in range(n)]
     narrator = Narrator(state.game, names, None, reveal=True)
     c = console
     start = state.view(None)
