@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import io
+import os
+from pathlib import Path
 
+import pytest
 from rich.console import Console
 
 import shedkit
@@ -12,6 +15,7 @@ from shedkit.cli.common import MatchTUI
 from shedkit.cli.dominoes_tui import DominoesTUI
 from shedkit.cli.doudizhu_tui import DouDizhuTUI
 from shedkit.cli.president_tui import PresidentTUI
+from tests.cli.helpers import run
 
 
 def _turn(cls: type[MatchTUI], game: object, state: object, human: int, typed: str) -> tuple:
@@ -72,3 +76,30 @@ def test_dom_41_a_tile_that_fits_both_ends_is_asked_about() -> None:
     assert "'6-3' can mean 2 plays:" in screen and "3-6@L" in screen and "3-6@R" in screen
     assert str(move) == "3-6@R"
     assert "seat 1" not in screen
+
+
+ARTIFACTS = Path(os.environ.get("SHEDKIT_TEST_ARTIFACTS", "build/test-artifacts"))
+
+
+@pytest.mark.parametrize(
+    ("game", "argv", "typed"),
+    [
+        ("doudizhu", ["--seed", "0"], "bid3\n22\nAA\nKK\n11\n#1\nquit\n"),
+        ("president", ["--jokers", "1", "--seed", "9"], "7\nQs\n#1\nquit\n"),
+        ("dominoes", ["--preset", "two-player", "--seed", "3"], "6-6\n2-3\n2\nquit\n"),
+    ],
+)
+def test_screens_are_saved_for_people_to_look_at(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    game: str,
+    argv: list[str],
+    typed: str,
+) -> None:
+    head = ["play", game, "--deals", "1", "--records", str(tmp_path)]
+    code, out, err = run(monkeypatch, capsys, [*head, *argv], typed)
+    assert code == 0, err
+    assert "you do not hold" in out and "Traceback" not in out + err
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    (ARTIFACTS / f"cli-{game}.txt").write_text(out, encoding="utf-8")

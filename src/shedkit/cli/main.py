@@ -332,7 +332,6 @@ def _play(args: argparse.Namespace, out: Console, err: Console, stdin: TextIO) -
     tty = stdin is sys.stdin and stdin.isatty() and out.is_terminal
     delay = args.delay if args.delay is not None else (0.4 if tty else 0.0)
     tui = client.TUI(out, game, human, agents, stdin, delay=delay)
-    _write_match_file(records, args.game, args.preset, seed, tui.names)
     limits = []
     if deals is not None:
         limits.append(f"{deals} deal(s)")
@@ -355,6 +354,9 @@ def _play(args: argparse.Namespace, out: Console, err: Console, stdin: TextIO) -
     except KeyboardInterrupt:
         finished = None
     saved = sum(1 for r in match.results if r.path is not None)
+    if saved:
+        # Beside the records only: a match that saved no deal leaves no folder behind.
+        _write_match_file(records, args.game, args.preset, seed, tui.names)
     if finished:
         out.print(f"Records of the deals are in {records}/", highlight=False)
         return 0
@@ -371,7 +373,6 @@ def _write_match_file(
     records: Path, game: str, preset: str, seed: int, names: Sequence[str]
 ) -> None:
     """Note the match seed and the players' names, for ``shedkit replay`` of the folder."""
-    records.mkdir(parents=True, exist_ok=True)
     info = {"game": game, "preset": preset, "seed": seed, "names": list(names)}
     (records / MATCH_FILE).write_text(json.dumps(info, indent=1) + "\n", encoding="utf-8")
 
