@@ -71,7 +71,8 @@ def test_dom_41_a_tile_that_fits_both_ends_is_asked_about() -> None:
     game = shedkit.make("dominoes", players=2)
     state = game.new_deal(seed=1, hands=["6-6 0-1", "6-3 0-0"])
     state.apply(state.legal_moves()[0], seat=0)  # 6-6 down: both ends show 6
-    move, screen = _turn(DominoesTUI, game, state, 1, "1-2\n6-3\n2\n")
+    move, screen = _turn(DominoesTUI, game, state, 1, "1-2\ndraw\n6-3\n2\n")
+    assert "you can play, so may not draw (DOM-07)" in screen
     assert "you do not hold 1-2" in screen
     assert "'6-3' can mean 2 plays:" in screen and "3-6@L" in screen and "3-6@R" in screen
     assert str(move) == "3-6@R"
@@ -103,3 +104,18 @@ def test_screens_are_saved_for_people_to_look_at(
     assert "you do not hold" in out and "Traceback" not in out + err
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     (ARTIFACTS / f"cli-{game}.txt").write_text(out, encoding="utf-8")
+
+
+def test_engine_messages_address_the_human_as_you() -> None:
+    game = shedkit.make("dominoes", players=2)
+    state = game.new_deal(seed=1)
+    tui = DominoesTUI(
+        Console(file=io.StringIO()), game, 0, {1: make_agent("random", game, 1)}, io.StringIO()
+    )
+    said = tui.you("seat 0 cannot play and has nothing to draw: pass (DOM-07)")
+    assert said == "you cannot play and have nothing to draw: pass (DOM-07)"
+    assert tui.you("it is seat 1's turn, not seat 0's") == "it is Bot 1's turn, not yours"
+    assert tui.you("the tax is on: seat 0 gives seat 1 2 card(s) of its hand") == (
+        "the tax is on: you give Bot 1 2 card(s) of your hand"
+    )
+    assert state.current_player in (0, 1)

@@ -58,6 +58,14 @@ _MIN_COMBO_SLOTS = 16
 
 QUIT_WORDS = frozenset({"quit", "exit"})
 
+#: Verbs of engine messages ("seat 0 has nothing to draw") said to the human instead.
+_SECOND_PERSON = (
+    ("you does", "you do"),
+    ("you has", "you have"),
+    ("you gives", "you give"),
+    ("you's", "yours"),
+)
+
 
 def verb(you: bool, plain: str, third: str) -> str:
     """``plain`` for the human ("you play"), ``third`` for anyone else ("Bot 1 plays")."""
@@ -376,11 +384,22 @@ class MatchTUI:
         return interpret(text, listing, lambda s: self.game.parse_move(s, state))
 
     def you(self, message: str) -> str:
-        """An engine message about the human's seat, reworded to address them."""
-        seat = f"seat {self.human}"
-        for before, after in ((f"{seat} does", "you do"), (f"{seat} has", "you have")):
-            message = message.replace(before, after)
-        return re.sub(rf"\b{seat}\b", "you", message)
+        """An engine message that names seats, reworded for the human: "you", "Bot 2"."""
+
+        def name(match: re.Match[str]) -> str:
+            seat = int(match.group(1))
+            if seat == self.human:
+                return "you"
+            return self.short[seat] if 0 <= seat < len(self.short) else match.group(0)
+
+        text = re.sub(r"\bseat (\d+)\b", name, message)
+        for third, second in _SECOND_PERSON:
+            text = text.replace(third, second)
+        if text.startswith("you "):
+            text = text.replace(" and has ", " and have ")
+        if "you give" in text:
+            text = text.replace(" of its hand", " of your hand")
+        return text
 
     def quit_conflict(self, listing: Listing) -> tuple[str, str] | None:
         """A legal move the word ``q`` could also mean, as (description, notation), or ``None``."""
