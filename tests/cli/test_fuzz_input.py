@@ -174,3 +174,14 @@ def test_scripted_random_input_never_crashes(
     # A lowercase "q" (the queen solo) may be read as quitting; that ends the match cleanly.
     assert isinstance(finished, bool)
     assert "Deal 1" in console.file.getvalue()  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("game", list(CLIENTS))
+def test_end_of_input_mid_match_stops_cleanly(tmp_path: Path, game: str) -> None:
+    g = shedkit.make(game)
+    agents = {s: make_agent("random", g, s) for s in range(1, g.num_players)}
+    player = ScriptedPlayer(game, 5, budget=12)
+    console = Console(file=io.StringIO(), width=100)
+    tui = _scripted(CLIENTS[game])(console, g, 0, agents, player)
+    assert tui.play_match(Match(g, seed=5, deals=3, records_dir=tmp_path)) is False
+    assert player.budget == 0
