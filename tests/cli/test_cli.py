@@ -27,7 +27,7 @@ def test_full_match_picking_option_one(
 ) -> None:
     records = tmp_path / "rec"
     code, out, _ = run(
-        monkeypatch, capsys, play_args(records, "--bots", bots, deals=3), "1\n" * 5000
+        monkeypatch, capsys, play_args(records, "--bots", bots, deals=3), "#1\n" * 5000
     )
     assert code == 0
     assert "Scores after 3 deal(s)" in out
@@ -49,8 +49,8 @@ def test_full_match_picking_option_one(
 def test_same_seed_same_match(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    first = run(monkeypatch, capsys, play_args(tmp_path / "a"), "1\n" * 3000)[1]
-    second = run(monkeypatch, capsys, play_args(tmp_path / "a"), "1\n" * 3000)[1]
+    first = run(monkeypatch, capsys, play_args(tmp_path / "a"), "#1\n" * 3000)[1]
+    second = run(monkeypatch, capsys, play_args(tmp_path / "a"), "#1\n" * 3000)[1]
     assert first == second
 
 
@@ -62,7 +62,7 @@ def test_screen_shows_table_hand_and_numbered_moves(
     assert code == 0
     assert "Your hand (17): 33 4 5 6 888 9 T JJ Q K 2 B R" in out
     assert "Auction" in out and "Kitty: 3 cards face down" in out
-    assert "1) pass" in out and "4) bid3" in out
+    assert "#1 pass" in out and "#4 bid3" in out
     assert "Quit. 0 deal record(s) saved" in out
 
 
@@ -74,7 +74,7 @@ def test_typed_moves_and_bad_input(
     assert deal.first_bidder == 0  # the human bids first and so may bid 3
     script = [
         "",  # empty line: a hint
-        "77",  # a play during the auction
+        "88",  # a play during the auction
         "bid7",  # not a move
         "BID3",  # notation in any case: the human becomes landlord and leads
         "?",
@@ -83,23 +83,27 @@ def test_typed_moves_and_bad_input(
         "xyz",  # garbage
         "#999",  # no such option
         "0",  # no such option, nor a move
-        "3",  # option 3 or the solo 3: ambiguous
-        "solo:3",  # the solo 3
+        "KK",  # one K held, not two
+        "22",  # the pair of twos (the kitty brought the second), never option 22
+        "11",  # no move: a hint to type #11
+        "3",  # the solo 3, never option 3
     ]
-    stdin = "\n".join(script) + "\n" + "1\n" * 2000
+    stdin = "\n".join(script) + "\n" + "#1\n" * 2000
     code, out, err = run(monkeypatch, capsys, play_args(tmp_path, seed=0, deals=1), stdin)
     assert code == 0, err
-    assert "Type a number from the list or a move" in out
+    assert "Type a move, or # and a number from the list" in out
     assert "the auction is on" in out
     assert "'bid7'" in out
     assert "You are the landlord at stake 3" in out
     assert "Moves" in out and "777+3" in out  # the help text
     assert "the leader of a trick may not pass" in out
-    assert "you do not hold the cards for AA" in out
+    assert "you do not hold an A" in out
     assert "in 'xyz' is not a rank" in out
     assert "'#999' is not an option" in out
-    assert "0 is not an option" in out
-    assert "'3' is ambiguous: type #3 for option 3" in out
+    assert "'0' in '0' is not a rank" in out
+    assert "you hold 1 K, and KK needs 2" in out
+    assert "You play 22" in out
+    assert "'11' is not a move; to pick option 11 from the list, type #11" in out
     assert "You play 3" in out
     assert "Scores after 1 deal(s)" in out
     assert "Traceback" not in out + err
@@ -109,7 +113,7 @@ def test_quit_and_end_of_input_save_only_finished_deals(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     argv = play_args(tmp_path / "q", deals=5)
-    code, out, _ = run(monkeypatch, capsys, argv, "1\n" * 15 + "quit\n")
+    code, out, _ = run(monkeypatch, capsys, argv, "#1\n" * 15 + "quit\n")
     assert code == 0
     saved = len(list((tmp_path / "q").glob("deal-*.json")))
     assert 0 < saved < 5
@@ -124,7 +128,7 @@ def test_q_asks_when_the_queen_is_a_legal_play(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     # Seed 0: bid 3, then lead; the hand holds a lone queen, so 'q' could be a play.
-    stdin = "bid3\nq\nn\n" + "1\n" * 2000
+    stdin = "bid3\nq\nn\n" + "#1\n" * 2000
     code, out, _ = run(monkeypatch, capsys, play_args(tmp_path, seed=0, deals=1), stdin)
     assert code == 0
     assert "Quit the match (y) or play the queen Q (n)?" in out
@@ -158,7 +162,7 @@ def test_four_player_preset_and_options(
 ) -> None:
     argv = play_args(tmp_path, "--preset", "four-player", "--bots", "random", "--seat", "3")
     argv += ["--option", "pass_is_final=true", "--option", "first_bidder=rotate"]
-    code, out, err = run(monkeypatch, capsys, argv, "1\n" * 5000)
+    code, out, err = run(monkeypatch, capsys, argv, "#1\n" * 5000)
     assert code == 0, err
     assert "Scores after 2 deal(s)" in out
     record = load_record(sorted(tmp_path.glob("*.json"))[0])
@@ -269,7 +273,7 @@ def test_replay_step_waits_and_stops(
 def test_replay_of_a_match_record(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    run(monkeypatch, capsys, play_args(tmp_path, deals=1), "1\n" * 2000)
+    run(monkeypatch, capsys, play_args(tmp_path, deals=1), "#1\n" * 2000)
     path = sorted(tmp_path.glob("deal-*.json"))[-1]
     code, out, _ = run(monkeypatch, capsys, ["replay", str(path)])
     assert code == 0
@@ -334,18 +338,19 @@ def test_long_lead_lists_are_capped_but_all_numbered() -> None:
     assert sum(n for _, n in listing.hidden) == len(legal) - listing.shown
 
 
-def test_interpret_numbers_notation_and_ambiguity() -> None:
+def test_interpret_reads_text_as_cards_and_only_hash_numbers_as_picks() -> None:
     game = shedkit.make("doudizhu")
     state = game.new_deal(seed=1, hands=["3 4 5 6 8 8 9 T J Q K A 2 B R", None, None], landlord=0)
     listing = number_moves(state.legal_moves())
     assert len(listing.moves) == 40  # the kitty brought a 4, a 5 and an 8
-    assert interpret("1", listing, game, state) == listing.moves[0]
+    assert interpret("#1", listing, game, state) == listing.moves[0]
     assert interpret("#5", listing, game, state) == listing.moves[4]
-    assert str(interpret("88", listing, game, state)) == "88"  # no option 88: notation
+    assert str(interpret("88", listing, game, state)) == "88"
     assert str(interpret("888+b", listing, game, state)) == "888+B"
-    for text in ("5", " 10 "):  # both an option number and a legal solo
-        message = interpret(text, listing, game, state)
-        assert isinstance(message, str) and "ambiguous" in message
+    for text, move in (("5", "5"), (" 10 ", "T"), ("22", "22")):  # ranks, never picks
+        assert str(interpret(text, listing, game, state)) == move
+    message = interpret("11", listing, game, state)
+    assert isinstance(message, str) and "type #11" in message
     assert str(interpret("solo:5", listing, game, state)) == "5"
     assert isinstance(interpret("xyz", listing, game, state), str)
     assert str(interpret("99", listing, game, state)) == "99"  # parsed; applying says why not
@@ -360,10 +365,11 @@ def test_moves_command_lists_every_legal_move(
     )
     assert code == 0
     listed, full = out.split("> moves\n")
-    last = int(listed.rsplit("Your move (1-", 1)[1].split(",")[0])
+    last = int(listed.rsplit("from the list", 1)[0].rsplit("#1-#", 1)[1].split(" ")[0])
     assert "more not listed" in listed
-    assert f"{last}) " not in listed
-    assert f"{last}) " in full
+    shown = "\n".join(line for line in listed.splitlines() if not line.startswith("Your move"))
+    assert f"#{last} " not in shown
+    assert f"#{last} " in full
     assert full.count("Your turn: lead any combination") == 1  # 'table' redraws it
 
 
@@ -372,7 +378,7 @@ def test_default_records_folder_is_named_after_the_seed(
 ) -> None:
     monkeypatch.chdir(tmp_path)
     argv = ["play", "doudizhu", "--deals", "1", "--bots", "random"]
-    code, out, _ = run(monkeypatch, capsys, argv, "1\n" * 2000)
+    code, out, _ = run(monkeypatch, capsys, argv, "#1\n" * 2000)
     assert code == 0
     seed = out.split("seed ", 1)[1].split(",")[0]
     (folder,) = (tmp_path / "records").iterdir()
@@ -385,7 +391,7 @@ def test_option_flags_come_from_the_games_options(
 ) -> None:
     argv = play_args(tmp_path, "--bots", "random", "--players", "4", "--pass-is-final")
     argv += ["--first-bidder", "rotate", "--no-kickers-may-repeat"]
-    code, _, err = run(monkeypatch, capsys, argv, "1\n" * 5000)
+    code, _, err = run(monkeypatch, capsys, argv, "#1\n" * 5000)
     assert code == 0, err
     options = load_record(sorted(tmp_path.glob("*.json"))[0])["options"]
     assert options["players"] == 4

@@ -10,7 +10,7 @@ from rich.console import Console
 
 import shedkit
 from shedkit.agents import make_agent
-from shedkit.cli.dominoes_tui import DominoesTUI, line_rows
+from shedkit.cli.dominoes_tui import DominoesTUI, line_rows, score_line
 from shedkit.cli.main import PLAYABLE
 from shedkit.core.records import load_record
 from shedkit.dominoes import Dominoes, Line
@@ -41,7 +41,7 @@ def test_full_match(
     tmp_path: Path,
     flags: list[str],
 ) -> None:
-    code, out, err = run(monkeypatch, capsys, play_args(tmp_path, *flags), "1\n" * 3000)
+    code, out, err = run(monkeypatch, capsys, play_args(tmp_path, *flags), "#1\n" * 3000)
     assert code == 0, err
     assert "Scores after 2 deal(s)" in out and "Match over" in out
     assert "Open ends: L" in out and "Boneyard: " in out and "Your tiles (" in out
@@ -62,7 +62,7 @@ def test_target_flag_sets_the_game_target(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     argv = play_args(tmp_path, "--players", "2", "--target", "30", deals=0)
-    code, out, err = run(monkeypatch, capsys, argv, "1\n" * 5000)
+    code, out, err = run(monkeypatch, capsys, argv, "#1\n" * 5000)
     assert code == 0, err
     assert "first to 30" in out and "First to 30 wins the match (DOM-11)" in out
     totals = out.split("Total")[-1].split("\n")[0]
@@ -81,7 +81,7 @@ def test_typed_moves_and_errors(
         "\n".join(script) + "\n",
     )
     assert code == 0, err
-    assert "Type a number from the list or a move" in out
+    assert "Type a move, or # and a number from the list" in out
     assert "the double-6 set has halves 0 to 6" in out
     assert "'xyz' is not a tile" in out
     assert "#99" in out and "is not an option" in out
@@ -106,7 +106,7 @@ def test_bad_flags_exit_2(
 def test_replay_of_a_dominoes_record(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    run(monkeypatch, capsys, play_args(tmp_path, "--players", "2"), "1\n" * 2000)
+    run(monkeypatch, capsys, play_args(tmp_path, "--players", "2"), "#1\n" * 2000)
     path = sorted(tmp_path.glob("deal-*.json"))[0]
     record = load_record(path)
     code, out, _ = run(monkeypatch, capsys, ["replay", str(path)])
@@ -170,8 +170,35 @@ def test_dom_11_a_match_plays_to_the_target_by_default(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     argv = ["play", "dominoes", "--seed", "2", "--records", str(tmp_path), "--players", "4"]
-    code, out, err = run(monkeypatch, capsys, argv, "1\n" * 5000)
+    code, out, err = run(monkeypatch, capsys, argv, "#1\n" * 5000)
     assert code == 0, err
     assert "first to 100" in out and "Match over" in out
     totals = [int(t.strip("+")) for t in out.split("Total")[-1].split("\n")[0].split()]
     assert max(totals) >= 100 and len(list(tmp_path.glob("deal-*.json"))) > 1
+
+
+@pytest.mark.parametrize("preset", ["standard", "block", "all-fives", "two-player"])
+def test_dom_09_10_24_the_score_line_adds_up_to_the_hand_score(preset: str) -> None:
+    game = shedkit.make("dominoes", preset=preset)
+    for seed in range(12):
+        state = game.new_deal(seed=seed)
+        while not state.is_over:
+            state.apply(state.legal_moves()[-1], seat=state.current_player)
+        view = state.view(None)
+        line = score_line(game, view, [f"Seat {s}" for s in range(game.num_players)], None)
+        if view.winner is None:
+            assert "nobody scores" in line
+            continue
+        side = [s for s in range(game.num_players) if game.side_of[s] == view.winner]
+        during = sum(h[3] for h in view.history if h[0] in side)
+        numbers = [int(w) for w in line.replace(",", " ").split() if w.isdigit()]
+        end_score = view.returns[side[0]] - during
+        if preset == "all-fives":
+            assert "rounded to" in line or "(a multiple of 5)" in line
+            assert end_score in numbers and end_score % 5 == 0
+        else:
+            assert numbers[-1] == end_score
+        assert ("went out" in line) == (view.end_reason == "domino")
+        if game.teams and view.end_reason == "domino":
+            partner = "the partner's included" if preset != "all-fives" else "not the partner's"
+            assert partner in line

@@ -11,8 +11,10 @@ from rich.console import Console
 import shedkit
 from shedkit.agents import make_agent
 from shedkit.cli.president_tui import PresidentTUI, order_text
+from shedkit.core.match import Match
 from shedkit.core.records import load_record
 from shedkit.president import President
+from shedkit.president.combos import JOKER
 from tests.cli.helpers import match_args, run
 
 
@@ -28,7 +30,7 @@ def test_full_match_with_every_flag(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path, bots: str
 ) -> None:
     argv = play_args(tmp_path, *ALL_FLAGS, "--bots", bots, deals=3)
-    code, out, err = run(monkeypatch, capsys, argv, "1\n" * 3000)
+    code, out, err = run(monkeypatch, capsys, argv, "#1\n" * 3000)
     assert code == 0, err
     assert "Scores after 3 deal(s)" in out and "Match over" in out
     assert out.count("Finishing order:") == 3
@@ -50,8 +52,8 @@ def test_full_match_with_every_flag(
 def test_same_seed_same_match(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    first = run(monkeypatch, capsys, play_args(tmp_path / "a", *ALL_FLAGS), "1\n" * 2000)[1]
-    second = run(monkeypatch, capsys, play_args(tmp_path / "a", *ALL_FLAGS), "1\n" * 2000)[1]
+    first = run(monkeypatch, capsys, play_args(tmp_path / "a", *ALL_FLAGS), "#1\n" * 2000)[1]
+    second = run(monkeypatch, capsys, play_args(tmp_path / "a", *ALL_FLAGS), "#1\n" * 2000)[1]
     assert first == second
 
 
@@ -65,7 +67,7 @@ def test_screen_and_typed_moves(
     )
     assert code == 0, err
     assert "Your hand (13): " in out and "Your turn" in out
-    assert "Type a number from the list or a move" in out
+    assert "Type a move, or # and a number from the list" in out
     assert "'xyz' is not a card" in out
     assert "'Jk' is not a President combination" in out
     assert "#999" in out and "is not an option" in out
@@ -91,7 +93,7 @@ def test_bad_flags_exit_2(
 def test_replay_of_a_president_record(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    run(monkeypatch, capsys, play_args(tmp_path, *ALL_FLAGS), "1\n" * 2000)
+    run(monkeypatch, capsys, play_args(tmp_path, *ALL_FLAGS), "#1\n" * 2000)
     path = sorted(tmp_path.glob("deal-*.json"))[-1]
     record = load_record(path)
     code, out, _ = run(monkeypatch, capsys, ["replay", str(path)])
@@ -118,7 +120,7 @@ def client(game: President, stdin: str) -> tuple[PresidentTUI, io.StringIO]:
 def test_revolution_banner_and_the_order_in_force() -> None:
     game: President = shedkit.make("president", players=3)
     state = game.new_deal(seed=1, hands=["5s 5h 5d 5c 9s Ts Js", "Ks 3c", "Qs 4d"], dealer=2)
-    tui, out = client(game, "5s 5h 5d 5c\n" + "1\n" * 50)
+    tui, out = client(game, "5s 5h 5d 5c\n" + "#1\n" * 50)
     assert tui.play_deal(state)
     text = out.getvalue()
     assert "REVOLUTION!" in text
@@ -126,14 +128,14 @@ def test_revolution_banner_and_the_order_in_force() -> None:
     assert "REVOLUTION  order in force, low to high: K Q J 10 9 8 7 6 5 4 3 2 A" in text
     # The hand and the plays are shown low to high in the order in force (PRE-31).
     assert "Your hand (3): Js Ts 9s" in text
-    assert "1) Js  2) Ts  3) 9s" in text
+    assert "#1 Js  #2 Ts  #3 9s" in text
 
 
 def test_pre_31_move_lists_write_runs_in_the_order_in_force() -> None:
     game: President = shedkit.make("president", players=3)
     hands = ["5s 5h 5d 5c 9s Ts Js 2c", "Ks 3c", "Qs 4d"]
     state = game.new_deal(seed=1, hands=hands, dealer=2)
-    tui, out = client(game, "5s 5h 5d 5c\n" + "moves\n" + "1\n" * 50)
+    tui, out = client(game, "5s 5h 5d 5c\n" + "moves\n" + "#1\n" * 50)
     assert tui.play_deal(state)
     text = out.getvalue()
     # After the revolution the run 9s Ts Js is written high face first, low to high in force.
@@ -146,7 +148,7 @@ def test_the_human_chooses_the_tax() -> None:
     state = game.new_deal(seed=2, previous_order=[0, 1, 2, 3], dealer=3)
     hand = state.hand(0)
     give = f"give {' '.join(shedkit.president.card_str(c) for c in hand[:2])}"
-    tui, out = client(game, "pass\n" + give + "\n" + "1\n" * 200)
+    tui, out = client(game, "pass\n" + give + "\n" + "#1\n" * 200)
     assert tui.play_deal(state)
     text = out.getvalue()
     assert "You drew " in text and "at random" in text
@@ -157,16 +159,24 @@ def test_the_human_chooses_the_tax() -> None:
     assert state.is_over
 
 
-def test_pre_20_give_menu_with_the_joker_in_the_givers_hand() -> None:
-    # A give holding the joker has no face to look up in the order: listing the tax menu
-    # once crashed with KeyError 13 whenever the human held the joker at the tax.
+def test_pre_20_giving_at_the_tax_while_holding_the_joker(tmp_path: Path) -> None:
+    # Seed 0, every deal-1 move the first legal one: seat 2 gives at deal 2's tax holding Jk.
     game = shedkit.make("president", players=4, jokers=1, tax=True)
-    hands = ["Jk As 2h 2d 5c 9d Kc Kh 3c 3d 4c 6d 6h", None, None, None]
-    state = game.new_deal(seed=9, hands=hands, previous_order=[0, 1, 2, 3], dealer=3)
-    view = state.view(0)
-    assert view.phase == "tax" and view.current_player == 0
-    bots = {s: make_agent("random", game, s) for s in (1, 2, 3)}
-    tui = PresidentTUI(Console(file=io.StringIO()), game, 0, bots, io.StringIO())
-    gives = tui.spread("give", list(view.legal_moves), view)
-    assert any(52 in m.cards for m in gives)
-    assert 52 in gives[-1].cards  # the joker is the last card worth giving away
+    match = Match(game, seed=0, deals=2)
+    state = match.next_deal()
+    while not state.is_over:
+        state.apply(state.legal_moves()[0], seat=state.current_player)
+    match.finish_deal(state)
+    state = match.next_deal()
+    view = state.view(2)
+    assert view.phase == "tax" and state.current_player == 2 and JOKER in view.hand
+    agents = {s: make_agent("random", game, s) for s in (0, 1, 3)}
+    console = Console(file=io.StringIO(), width=120)
+    tui = PresidentTUI(console, game, 2, agents, io.StringIO("#1\n"))
+    listing = tui.number(view)
+    assert sorted(m.action_id for m in listing.moves) == sorted(
+        m.action_id for m in view.legal_moves
+    )
+    # Gives are listed from the weakest cards: the joker, above every face, comes last.
+    assert JOKER not in listing.moves[0].cards and JOKER in listing.moves[-1].cards
+    assert tui.human_turn(state, view) is not None

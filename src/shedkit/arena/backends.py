@@ -26,13 +26,25 @@ Progress = Callable[[int], None]
 def chunks(deals: int, workers: int) -> list[list[int]]:
     """Deal numbers in chunks: about eight per worker, at most 50 deals each.
 
+    The first chunks are small (1, 2, 4, ... deals) so that the first results,
+    and a progress bar, come early; how deals are split never changes them.
+
     >>> chunks(5, 2)
     [[0], [1], [2], [3], [4]]
-    >>> [len(c) for c in chunks(1000, 2)]
-    [50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50]
+    >>> [len(c) for c in chunks(1000, 2)][:8]
+    [1, 2, 4, 8, 16, 32, 50, 50]
+    >>> sum(len(c) for c in chunks(1000, 2))
+    1000
     """
     size = max(1, min(50, -(-deals // (workers * 8))))
-    return [list(range(i, min(i + size, deals))) for i in range(0, deals, size)]
+    out: list[list[int]] = []
+    start, step = 0, 1
+    while start < deals:
+        n = min(step, size)
+        out.append(list(range(start, min(start + n, deals))))
+        start += n
+        step *= 2
+    return out
 
 
 def _ordered(parts: dict[int, list[GameResult]]) -> list[GameResult]:
@@ -57,11 +69,17 @@ def run(
     if workers == 1:
         parts: dict[int, list[GameResult]] = {}
         done = 0
+        tick = None
+        if progress is not None:
+            report = progress
+
+            def tick(games: int) -> None:
+                nonlocal done
+                done += games
+                report(done)
+
         for i, deals in enumerate(work):
-            parts[i] = play_deals(spec, deals)
-            done += len(parts[i])
-            if progress is not None:
-                progress(done)
+            parts[i] = play_deals(spec, deals, tick)
         return _ordered(parts)
     return _run_processes(spec, work, workers, progress)
 

@@ -13,7 +13,7 @@ from rich.table import Table
 
 from shedkit.core.errors import OptionError
 
-__all__ = ["add_arena_parser", "print_results", "run_arena"]
+__all__ = ["SCORE_LEGEND", "add_arena_parser", "legend", "print_results", "run_arena"]
 
 
 def add_arena_parser(sub: Any) -> argparse.ArgumentParser:
@@ -58,34 +58,82 @@ def add_arena_parser(sub: Any) -> argparse.ArgumentParser:
     return arena  # type: ignore[no-any-return]
 
 
+#: What the mean-score column means, per game (the arena's ``score_name``).
+SCORE_LEGEND = {
+    "ADP": (
+        "ADP: average difference in points per result at stake 1 (the landlord's "
+        "returns divided by the number of peasants, so every result is +1 or -1 before doubling)"
+    ),
+    "average place": (
+        "average place: mean finishing place per result (1 = out first; lower is better)"
+    ),
+    "points per hand": (
+        "points per hand: mean points the side scored per result "
+        "(the hand's end, plus counts in All Fives)"
+    ),
+}
+
+
+def legend(results: dict[str, Any]) -> list[str]:
+    """The lines under the table: what a game, a result and each column mean."""
+    seatings = len(results["arrangements"])
+    score = results["score_name"]
+    return [
+        f"game: one deal played under one seating of the agents; {results['deals']} deals x "
+        f"{seatings} seatings = {results['games']} games.",
+        "games (per row): the games the agent sat in, in that role; results: its outcomes in "
+        "them, one per side it held (an agent on both sides of a game has two).",
+        "WP: win proportion, wins / results, with its 95% Wilson interval.",
+        SCORE_LEGEND.get(score, f"{score}: the mean score per result")
+        + ", with a 95% bootstrap interval over deals.",
+        "ratings: openskill Plackett-Luce, one event per game; mu is the skill estimate, "
+        "sigma its uncertainty, ordinal = mu - 3 sigma (the ranking).",
+    ]
+
+
 def print_results(out: Console, results: dict[str, Any]) -> None:
-    """The statistics and ratings as tables."""
+    """The statistics and ratings as tables, with a legend of the columns."""
     if not out.is_terminal and out.width < 100:
         # Into a file or a pipe, the tables keep every digit rather than fit 80 columns.
         out = Console(file=out.file, width=100, highlight=False)
+    seatings = len(results["arrangements"])
     table = Table(
         title=(
-            f"{results['game']}: {results['deals']} deals x {len(results['arrangements'])} "
-            f"arrangements = {results['games']} games, seed {results['seed']}"
+            f"{results['game']}: {results['deals']} deals x {seatings} seatings "
+            f"= {results['games']} games, seed {results['seed']}"
             + (f", {results['thrown_in']} thrown in" if results["thrown_in"] else "")
         )
     )
-    for column in ("agent", "role", "games", "WP", "WP 95%", results["score_name"], "95%"):
+    columns = ("agent", "role", "games", "results", "WP", "WP 95%", results["score_name"], "95%")
+    for column in columns:
         table.add_column(column, justify="left" if column in ("agent", "role") else "right")
-    for agent, by_role in results["stats"].items():
-        for role, row in by_role.items():
-            if not row.get("games"):
-                continue
-            table.add_row(
-                agent,
-                role,
-                str(row["games"]),
-                f"{row['wp']:.3f}",
-                f"{row['wp_ci'][0]:.3f}–{row['wp_ci'][1]:.3f}",
-                f"{row['score']:.3f}",
-                f"{row['score_ci'][0]:.2f} to {row['score_ci'][1]:.2f}",
-            )
+    rows = [(a, role, row) for a, by in results["stats"].items() for role, row in by.items()]
+    for agent, role, row in rows:
+        if not row.get("games"):
+            continue
+        table.add_row(
+            agent,
+            role,
+            str(row.get("played", "")),
+            str(row["games"]),
+            f"{row['wp']:.3f}",
+            f"{row['wp_ci'][0]:.3f}–{row['wp_ci'][1]:.3f}",
+            f"{row['score']:.3f}",
+            f"{row['score_ci'][0]:.2f} to {row['score_ci'][1]:.2f}",
+        )
+    counted = results["games"] - results["thrown_in"]
+    top = "all" if any("all" in by for by in results["stats"].values()) else None
+    total = sum(
+        row.get("games", 0)
+        for by in results["stats"].values()
+        for role, row in by.items()
+        if top is None or role == top
+    )
+    table.add_section()
+    table.add_row("total", top or "", str(counted), str(total), "", "", "", "")
     out.print(table)
+    for line in legend(results):
+        out.print(f"  {line}", highlight=False, markup=False)
     ratings = Table(title="openskill ratings (Plackett-Luce)")
     for column in ("entity", "mu", "sigma", "ordinal"):
         ratings.add_column(column, justify="left" if column == "entity" else "right")
@@ -122,7 +170,7 @@ def run_arena(args: argparse.Namespace, out: Console, err: Console) -> int:
         results = run_tournament(tour, workers=args.workers, backend=args.backend)
     else:
         with Progress(
-            TextColumn("games"),
+            TextColumn("games (deal x seating)"),
             BarColumn(),
             MofNCompleteColumn(),
             TimeRemainingColumn(),

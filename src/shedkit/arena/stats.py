@@ -9,9 +9,13 @@ independent, while different deals are. Resampling is seeded from the
 tournament seed and the role (not the agent: equal data, equal intervals),
 so the intervals are reproducible.
 
-A game counts once per seat of the agent, except that seats of one agent on
-one side (the two peasants of a Dou Di Zhu deal, a Dominoes partnership)
-count once, as the one result of that side.
+A *game* is one deal played under one seating of the agents. Within a game
+an agent has one *result* per seat, except that seats of one agent on one
+side (the two peasants of a Dou Di Zhu deal, a Dominoes partnership) give
+one result, that of the side. ``results`` (also ``games`` in older output)
+counts those; ``played`` counts the games the agent sat in, so an agent on
+both sides of a game (landlord and a peasant) has two results of one game.
+WP and the mean score are per result.
 """
 
 from __future__ import annotations
@@ -98,12 +102,20 @@ def summarize(
     score_sum = np.zeros(shape)
     game_count = np.zeros(shape)
     win_count = np.zeros(shape)
+    played = np.zeros(shape)
     role_index = {r: i for i, r in enumerate(keys)}
     for r in results:
         if not r.counted:
             continue
         # Seats of one agent on one side (two peasants) share one result: count it once.
         seen: set[tuple[int, int]] = set()
+        sat: set[tuple[int, str]] = set()
+        for seat, agent in enumerate(r.seats):
+            sat.update({(agent, r.roles[seat]), (agent, "all")})
+        for agent, key in sat:
+            k = role_index.get(key)
+            if k is not None and not (key == "all" and len(keys) == 1):
+                played[agent, k, r.deal] += 1
         for seat, agent in enumerate(r.seats):
             side = (agent, r.teams[seat])
             if side in seen:
@@ -123,7 +135,7 @@ def summarize(
             games = int(game_count[a, k].sum())
             wins = int(win_count[a, k].sum())
             if games == 0:
-                out[name][key] = {"games": 0}
+                out[name][key] = {"games": 0, "results": 0, "played": 0}
                 continue
             lo, hi = wilson(wins, games)
             slo, shi = bootstrap_ratio(
@@ -131,6 +143,8 @@ def summarize(
             )
             out[name][key] = {
                 "games": games,
+                "results": games,
+                "played": int(played[a, k].sum()),
                 "wins": wins,
                 "wp": _round(wins / games),
                 "wp_ci": [_round(lo), _round(hi)],

@@ -13,6 +13,7 @@ arrangement, so results do not depend on how deals are split among workers.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -109,8 +110,14 @@ class GameResult:
     counted: bool
 
 
-def play_deals(spec: dict[str, Any], deals: list[int]) -> list[GameResult]:
-    """Play ``deals`` (deal numbers) under every arrangement; the unit of work of a backend."""
+def play_deals(
+    spec: dict[str, Any], deals: list[int], on_deal: Callable[[int], None] | None = None
+) -> list[GameResult]:
+    """Play ``deals`` (deal numbers) under every arrangement; the unit of work of a backend.
+
+    ``on_deal(games)`` is called after each deal with the games it made, so
+    that a progress bar in the same process moves from the first deal.
+    """
     tour = Tournament(
         game=spec["game"],
         agents=tuple(spec["agents"]),
@@ -148,4 +155,6 @@ def play_deals(spec: dict[str, Any], deals: list[int]) -> list[GameResult]:
                     o.counted,
                 )
             )
+        if on_deal is not None:
+            on_deal(len(layouts))
     return out

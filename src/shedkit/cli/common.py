@@ -15,6 +15,7 @@ completion over the legal moves.
 from __future__ import annotations
 
 import functools
+import re
 import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -56,6 +57,14 @@ LIST_CAP = 40
 _MIN_COMBO_SLOTS = 16
 
 QUIT_WORDS = frozenset({"quit", "exit"})
+
+#: Verbs of engine messages ("seat 0 has nothing to draw") said to the human instead.
+_SECOND_PERSON = (
+    ("you does", "you do"),
+    ("you has", "you have"),
+    ("you gives", "you give"),
+    ("you's", "yours"),
+)
 
 
 def verb(you: bool, plain: str, third: str) -> str:
@@ -212,7 +221,7 @@ def _rows(
     grid.add_column(style="dim", no_wrap=True)
     grid.add_column()
     for kind, numbers in numbers_by_kind:
-        items = [Text.assemble((f"{n})", "cyan"), " ", text(listing.moves[n - 1])) for n in numbers]
+        items = [Text.assemble((f"#{n}", "cyan"), " ", text(listing.moves[n - 1])) for n in numbers]
         grid.add_row(labels.get(kind, kind), Columns(items, padding=(0, 2)))
     return grid
 
@@ -264,16 +273,13 @@ def interpret(
     text: str,
     listing: Listing,
     parse: Callable[[str], Any],
-    legal: Sequence[Any],
-    spell: Callable[[Any], str] = str,
 ) -> Any:
     """The move ``text`` asks for, or a one-line message (a ``str``) saying why it names none.
 
-    A number picks from the list and ``#N`` always does. A bare number that is
-    also a legal play (a lone ``5``) is ambiguous, and the message says how to
-    write each reading (``spell`` writes the play unambiguously), rather than
-    guessing and playing the wrong thing. The move returned may still be
-    illegal: applying it says why.
+    ``#N`` picks option N from the list; any other text is read as a move, so
+    that a typed ``22`` (the pair of twos) can never be taken for option 22. A
+    bare number that names no move gets a hint to add the ``#``. The move
+    returned may still be illegal: applying it says why.
     """
     s = text.strip()
     count = len(listing.moves)
@@ -283,23 +289,12 @@ def interpret(
         if picked is None:
             return f"{s!r} is not an option; options are #1 to #{count}"
         return picked
-    option = listing.option(int(s)) if s.isdigit() else None
     try:
-        move = parse(s)
+        return parse(s)
     except InvalidMoveError as err:
-        if option is not None:
-            return option
-        if s.isdigit():
-            return f"{s} is not an option (1 to {count})"
+        if s.isdigit() and listing.option(int(s)) is not None:
+            return f"{s!r} is not a move; to pick option {s} from the list, type #{s}"
         return str(err)
-    if option is not None:
-        if move == option or move not in legal:
-            return option
-        return (
-            f"{s!r} is ambiguous: type #{s} for option {s} ({option}), "
-            f"or {spell(move)} to play {move}"
-        )
-    return move
 
 
 # -- playing a match ------------------------------------------------------------
@@ -308,9 +303,10 @@ def interpret(
 class MatchTUI:
     """Plays a match in the terminal: one human seat, bots in the others.
 
-    ``agents`` maps each bot seat to its agent. ``delay`` pauses after each bot
-    move so that a person can follow the play; tests leave it at 0. A game's
-    client overrides the hooks below the ``# -- hooks`` line.
+    ``human`` ``None`` watches a match of bots only, shown as a spectator sees
+    it (``shedkit play GAME --watch``). ``agents`` maps each bot seat to its
+    agent. ``delay`` pauses after each bot move so that a person can follow the
+    play; tests leave it at 0. A game's client overrides the hooks below the ``# -- hooks`` line.
     """
 
     #: The game's name for people ("Dou Di Zhu").
@@ -329,7 +325,7 @@ class MatchTUI:
         self,
         console: Console,
         game: Any,
-        human: int,
+        human: int | None,
         agents: Mapping[int, Agent],
         stream: TextIO,
         delay: float = 0.0,
@@ -378,6 +374,32 @@ class MatchTUI:
     def spell(self, move: Any) -> str:
         """The notation that names ``move`` and nothing else (for ambiguity messages)."""
         return str(move)
+
+    def read_move(self, text: str, state: Any, view: Any, listing: Listing) -> Any:
+        """What ``text`` names: a move, a message (``str``) or a list of moves it could mean.
+
+        A game refines this: it says which typed cards are not in hand, and
+        returns every legal reading of text that names more than one.
+        """
+        return interpret(text, listing, lambda s: self.game.parse_move(s, state))
+
+    def you(self, message: str) -> str:
+        """An engine message that names seats, reworded for the human: "you", "Bot 2"."""
+
+        def name(match: re.Match[str]) -> str:
+            seat = int(match.group(1))
+            if seat == self.human:
+                return "you"
+            return self.short[seat] if 0 <= seat < len(self.short) else match.group(0)
+
+        text = re.sub(r"\bseat (\d+)\b", name, message)
+        for third, second in _SECOND_PERSON:
+            text = text.replace(third, second)
+        if text.startswith("you "):
+            text = text.replace(" and has ", " and have ")
+        if "you give" in text:
+            text = text.replace(" of its hand", " of your hand")
+        return text
 
     def quit_conflict(self, listing: Listing) -> tuple[str, str] | None:
         """A legal move the word ``q`` could also mean, as (description, notation), or ``None``."""
@@ -465,7 +487,7 @@ class MatchTUI:
         write = functools.partial(self.move_text, view=view)
         self.completer.words = [write(m) for m in listing.moves] + ["moves", "help", "quit"]
         self.show_choices(view, listing)
-        prompt = f"Your move (1-{len(listing.moves)}, notation, ? help, quit)> "
+        prompt = f"Your move (a move, or #1-#{len(listing.moves)} from the list; ? help)> "
         while True:
             line = read_line(prompt, self.stream, self.console)
             if line is None:
@@ -473,7 +495,9 @@ class MatchTUI:
             text = line.strip()
             low = text.lower()
             if not text:
-                self.console.print("[yellow]Type a number from the list or a move; ? for help.[/]")
+                self.console.print(
+                    "[yellow]Type a move, or # and a number from the list; ? for help.[/]"
+                )
                 continue
             if low in QUIT_WORDS:
                 return None
@@ -499,23 +523,36 @@ class MatchTUI:
             if low == "table":
                 self.show_choices(view, listing)
                 continue
-            choice = interpret(
-                text,
-                listing,
-                lambda s: self.game.parse_move(s, state),
-                state.legal_moves(),
-                self.spell,
-            )
+            choice = self.read_move(text, state, view, listing)
+            if isinstance(choice, list):
+                choice = self.ask_which(text, choice, view)
+                if choice is None:
+                    continue
             if isinstance(choice, str):
-                self.console.print(f"[red]{escape(choice)}[/]", highlight=False)
+                self.console.print(f"[red]{escape(self.you(choice))}[/]", highlight=False)
                 continue
             try:
                 state.apply(choice, seat=self.human)
             except IllegalMoveError as err:
-                msg = str(err).replace(f"seat {self.human} does not", "you do not")
-                self.console.print(f"[red]{escape(msg)}[/]", highlight=False)
+                self.console.print(f"[red]{escape(self.you(str(err)))}[/]", highlight=False)
                 continue
             return choice
+
+    def ask_which(self, text: str, moves: Sequence[Any], view: Any) -> Any:
+        """Ask which of ``moves`` the text meant; the move, or ``None`` to type again."""
+        self.console.print(f"{text.strip()!r} can mean {len(moves)} plays:", markup=False)
+        for n, move in enumerate(moves, start=1):
+            how = self.spell(move)
+            self.console.print(f"  {n}) {self.move_text(move, view)}   (type {how})", markup=False)
+        answer = read_line(
+            f"Which one (1-{len(moves)}, Enter to type another move)? ", self.stream, self.console
+        )
+        pick = (answer or "").strip()
+        if pick.isdigit() and 1 <= int(pick) <= len(moves):
+            return moves[int(pick) - 1]
+        if pick:
+            self.console.print(f"[yellow]{escape(pick)!r} is not 1 to {len(moves)}.[/]")
+        return None
 
     # -- scores ------------------------------------------------------------------
 

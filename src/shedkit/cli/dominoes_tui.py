@@ -21,29 +21,42 @@ from rich.table import Table
 from rich.text import Text
 
 from shedkit.agents.base import Agent
-from shedkit.cli.common import MatchTUI, open_replay, signed, step_through, verb
+from shedkit.cli.common import Listing, MatchTUI, open_replay, signed, step_through, verb
+from shedkit.core.errors import InvalidMoveError
 from shedkit.core.match import DealResult, Match
 from shedkit.dominoes.combos import END_NAMES, Move
-from shedkit.dominoes.rules import Dominoes, State
+from shedkit.dominoes.notation import parse_tile
+from shedkit.dominoes.rules import Dominoes, State, round_to_five
 from shedkit.dominoes.view import Line, View
 
-__all__ = ["TUI", "DominoesTUI", "ends_text", "line_rows", "narrate", "replay_deal", "tiles_text"]
+__all__ = [
+    "TUI",
+    "DominoesTUI",
+    "ends_text",
+    "line_rows",
+    "narrate",
+    "replay_deal",
+    "score_line",
+    "tiles_text",
+]
 
 _KIND_LABELS = {"lead": "first tile", "play": "play", "draw": "draw", "pass": "pass"}
 _KINDS = ("lead", "play", "draw", "pass")
 
 HELP_TEXT = """\
-[bold]Moves[/] — type the number of a listed move, or the move itself:
+[bold]Moves[/] — type the move itself, or # and its number in the list (#3):
   tiles   a-b, like 3-5 (5-3 and [3|5] work too)
   plays   tile @ end: 3-5@R; the ends are L and R, and in All Fives a spinner's
-          cross sides U and D. A tile alone is enough when it fits one end only.
+          cross sides U and D. A tile alone is enough; if it fits several ends
+          you are asked which.
   first   the first tile of a hand is written alone: 6-6
   others  draw (when you cannot play and the boneyard has tiles), pass
   a tile fits an end when one of its halves shows that end's number; its other
   half becomes the new end. In All Fives, a count of the open ends that is a
   multiple of 5 scores at once.
 [bold]Commands[/] — [bold]moves[/] lists every legal move, [bold]table[/] redraws the table,
-  [bold]#N[/] always means option N, [bold]?[/]/[bold]help[/] shows this text,
+  [bold]#N[/] picks option N (a bare number is not a tile); tiles you do not hold
+  are refused. [bold]?[/]/[bold]help[/] shows this text,
   [bold]quit[/] ends the match (finished hands are already saved).
   On a terminal, Tab completes moves."""
 
@@ -164,7 +177,49 @@ def _ending(
         head += f" {view.returns[seats[0]]}"
         if view.options.variant == "fives":
             head += " (counts included)"
-    return [f"[bold]{head}.[/]", f"Pips left: {pips}"]
+    return [f"[bold]{head}.[/]", score_line(game, view, names, human), f"Pips left: {pips}"]
+
+
+def score_line(game: Dominoes, view: View, names: Sequence[str], human: int | None = None) -> str:
+    """One line on how the hand's end was scored: whose pips, partners or not, the rounding.
+
+    DOM-09 (domino), DOM-10 (blocked) and, in All Fives, DOM-24 (the
+    partner's pips do not count; the score is rounded to a multiple of 5).
+    """
+    n = view.num_players
+    if view.winner is None:
+        return "The fewest pips are tied: nobody scores for the hand (DOM-10)."
+    side = view.winner
+    ours = [s for s in range(n) if game.side_of[s] == side]
+    theirs = [s for s in range(n) if game.side_of[s] != side]
+    fives = view.options.variant == "fives"
+    rule = "DOM-24" if fives else "DOM-09" if view.end_reason == "domino" else "DOM-10"
+    hands = "the opponents' hands" if game.teams or n > 2 else "the opponent's hand"
+    if view.end_reason == "domino":
+        out = next(s for s in ours if view.tile_counts[s] == 0)
+        counted = list(theirs)
+        if game.teams and view.options.partner_pips_count:
+            counted += [s for s in ours if s != out]
+            hands = "the other three hands, the partner's included"
+        elif game.teams:
+            hands += " (not the partner's)"
+        won = sum(view.pips[s] for s in counted)
+        who = "You" if out == human else names[out]
+        text = f"{who} went out: {won} pips in {hands}"
+    else:
+        own = sum(view.pips[s] for s in ours)
+        other = sum(view.pips[s] for s in theirs)
+        won = other - own
+        mine = human in ours
+        who = "You" if mine and len(ours) == 1 else " and ".join(names[s] for s in ours)
+        plural = mine or len(ours) > 1
+        them = "the opponents hold" if len(theirs) > 1 else "the opponent holds"
+        text = f"Blocked: {who} {'hold' if plural else 'holds'} {own} pips, {them} {other}: "
+        text += f"{other} - {own} = {won}"
+    if fives:
+        rounded = round_to_five(won)
+        text += f", rounded to {rounded}" if rounded != won else " (a multiple of 5)"
+    return f"{text} ({rule})."
 
 
 class DominoesTUI(MatchTUI):
@@ -181,13 +236,32 @@ class DominoesTUI(MatchTUI):
         self,
         console: Console,
         game: Dominoes,
-        human: int,
+        human: int | None,
         agents: Mapping[int, Agent],
         stream: TextIO,
         delay: float = 0.0,
     ) -> None:
         super().__init__(console, game, human, agents, stream, delay)
         self.dominoes = game
+
+    def read_move(self, text: str, state: Any, view: Any, listing: Listing) -> Any:
+        """The move; a message for a tile not in hand; every end a lone tile fits."""
+        s = text.strip()
+        head, at, _ = s.partition("@")
+        if s.startswith("#") or s.lower() in ("draw", "pass"):
+            return super().read_move(text, state, view, listing)
+        try:
+            tile = parse_tile(head, self.dominoes.options.max_pips)
+        except InvalidMoveError:
+            return super().read_move(text, state, view, listing)
+        if tile not in view.hand:
+            return f"you do not hold {self.dominoes.tile_str(tile)}"
+        fits = [m for m in view.legal_moves if m.kind in ("lead", "play") and m.tile == tile]
+        if not at and len(fits) > 1:
+            return fits
+        if not at and not fits:
+            return f"{self.dominoes.tile_str(tile)} fits no open end ({ends_text(view)})"
+        return super().read_move(text, state, view, listing)
 
     def start_deal(self, state: Any) -> None:
         """Partnerships, the boneyard, and who leads (DOM-04, DOM-05)."""
@@ -290,17 +364,22 @@ def replay_deal(
     stream: TextIO,
     step: bool = False,
     title: str = "",
+    names: Sequence[str] | None = None,
 ) -> bool:
     """Show a recorded hand: the hands and the boneyard, each move with the line, the result.
 
-    With ``step``, wait for Enter after each move (``q`` stops). Raises
+    ``names`` are the seats' names (default ``Seat 0``, ``Seat 1``, ...). With
+    ``step``, wait for Enter after each move (``q`` stops). Raises
     :class:`~shedkit.core.errors.RecordError` for a record that does not replay.
     Returns ``False`` if stopped early.
     """
 
     def rows(start: State, final: State) -> list[tuple[str, str]]:
         out = [
-            (f"Seat {s}" + (" (leads)" if s == start.leader else ""), tiles_text(start.game, hand))
+            (
+                (names[s] if names else f"Seat {s}") + (" (leads)" if s == start.leader else ""),
+                tiles_text(start.game, hand),
+            )
             for s, hand in enumerate(start.dealt)
         ]
         return [*out, ("Boneyard", tiles_text(start.game, start.boneyard) or "(empty)")]
@@ -315,7 +394,7 @@ def replay_deal(
         rows,
     )
     game = state.game
-    names = [f"Seat {s}" for s in range(state.num_players)]
+    names = list(names) if names else [f"Seat {s}" for s in range(state.num_players)]
     c = console
 
     def told(before: View, seat: int, move: Move, after: View) -> list[str]:

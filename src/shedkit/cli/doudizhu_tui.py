@@ -9,6 +9,7 @@ hand grouped by rank.
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
@@ -66,7 +67,7 @@ _KIND_LABELS = {
 _CHAIN_KINDS = frozenset({"chain", "pair_chain", "plane"})
 
 HELP_TEXT = """\
-[bold]Moves[/] — type the number of a listed move, or the move itself:
+[bold]Moves[/] — type the move itself, or # and its number in the list (#3):
   ranks   3 4 5 6 7 8 9 T J Q K A 2 B R   (T or 10 = ten, B/R = black/red joker)
   plays   7   77   777   777+3   777+33   34567   334455   333444+59   8888   BR
           base cards first, then [bold]+[/] and the kickers; any order and lower case work
@@ -74,7 +75,9 @@ HELP_TEXT = """\
   a reading can be named with a kind prefix when one set of cards reads two ways:
           quad_pair:3333+44   solo:5
 [bold]Commands[/] — [bold]moves[/] lists every legal move, [bold]table[/] redraws the table,
-  [bold]#N[/] always means option N, [bold]?[/]/[bold]help[/] shows this text,
+  [bold]#N[/] picks option N; text without # is always read as cards, so [bold]22[/] is
+  the pair of twos, never option 22. Cards you do not hold are refused, and cards
+  that make several plays are asked about. [bold]?[/]/[bold]help[/] shows this text,
   [bold]quit[/] ends the match (finished deals are already saved).
   On a terminal, Tab completes moves."""
 
@@ -135,13 +138,29 @@ def _spell(move: Move) -> str:
 def interpret(text: str, listing: Listing, game: DouDizhu, state: State) -> Move | str:
     """The move ``text`` asks for, or a one-line message saying why it names none.
 
-    A bare number that is also a legal play (``5``, ``33``, ``10``) is
-    ambiguous; the message says how to write each reading.
+    Only ``#N`` picks from the list: a bare number (``5``, ``22``, ``10``) is
+    always read as ranks.
     """
-    choice: Move | str = common.interpret(
-        text, listing, lambda s: game.parse_move(s, state), state.legal_moves(), _spell
-    )
+    choice: Move | str = common.interpret(text, listing, lambda s: game.parse_move(s, state))
     return choice
+
+
+_RANK_NAMES = {"T": "10", "B": "black joker (B)", "R": "red joker (R)"}
+
+
+def _missing(move: Move, hand: Iterable[int]) -> str:
+    """Why ``hand`` cannot make ``move`` ("you do not hold a 2"), or ``""`` if it can."""
+    held = Counter(card_rank(c) for c in hand)
+    parts = []
+    for rank, need in sorted(Counter(move.ranks).items()):
+        have = held[rank]
+        name = _RANK_NAMES.get(RANK_CHARS[rank], RANK_CHARS[rank])
+        if have == 0:
+            article = "the" if "joker" in name else "an" if name in ("A", "8") else "a"
+            parts.append(f"you do not hold {article} {name}")
+        elif have < need:
+            parts.append(f"you hold {have} {name}, and {move} needs {need}")
+    return "; ".join(parts)
 
 
 # -- narration and the trick ----------------------------------------------------
@@ -244,7 +263,7 @@ class DouDizhuTUI(MatchTUI):
         self,
         console: Console,
         game: DouDizhu,
-        human: int,
+        human: int | None,
         agents: Mapping[int, Agent],
         stream: TextIO,
         delay: float = 0.0,
@@ -259,6 +278,32 @@ class DouDizhuTUI(MatchTUI):
     def spell(self, move: Any) -> str:
         """A kind prefix names one reading of cards that read two ways."""
         return _spell(move)
+
+    def read_move(self, text: str, state: Any, view: Any, listing: Listing) -> Any:
+        """The move, a message naming the ranks not in hand, or the legal readings of the cards.
+
+        Cards that make more than one legal play (``3333+44`` as four with two
+        solos or four with a pair) are asked about, unless a kind prefix names one.
+        """
+        choice = super().read_move(text, state, view, listing)
+        if isinstance(choice, str) or text.strip().startswith("#") or not choice.ranks:
+            return choice
+        missing = _missing(choice, view.hand)
+        if missing:
+            return missing
+        if ":" in text:
+            return choice
+        # Where the '+' splits the cards is what was typed: 333444555666 (a plane) is
+        # not asked about against 333444555+666, only kinds with that same split are.
+        split = (tuple(sorted(choice.base)), tuple(sorted(choice.kickers)))
+        readings = [
+            m
+            for m in view.legal_moves
+            if m.ranks and (tuple(sorted(m.base)), tuple(sorted(m.kickers))) == split
+        ]
+        if len(readings) > 1:
+            return readings
+        return readings[0] if readings else choice
 
     def quit_conflict(self, listing: Listing) -> tuple[str, str] | None:
         """``q`` is also the queen."""
@@ -384,17 +429,23 @@ def replay_deal(
     stream: TextIO,
     step: bool = False,
     title: str = "",
+    names: Sequence[str] | None = None,
 ) -> bool:
     """Show a recorded deal: every hand, then each move, then the returns.
 
-    With ``step``, wait for Enter after each move (``q`` stops). Raises
+    ``names`` are the seats' names (default ``Seat 0``, ``Seat 1``, ...). With
+    ``step``, wait for Enter after each move (``q`` stops). Raises
     :class:`~shedkit.core.errors.RecordError` for a record that does not replay.
     Returns ``False`` if stopped early.
     """
 
     def rows(start: State, final: State) -> list[tuple[str, str]]:
         out = [
-            (f"Seat {s}" + (" (landlord)" if s == final.landlord else ""), cards_text(hand))
+            (
+                (names[s] if names else f"Seat {s}")
+                + (" (landlord)" if s == final.landlord else ""),
+                cards_text(hand),
+            )
             for s, hand in enumerate(start.dealt)
         ]
         return [*out, ("Kitty", cards_text(start.kitty))]
@@ -408,7 +459,7 @@ def replay_deal(
         lambda s: f"Dou Di Zhu, preset {s.game.preset!r}, seed {s.seed}",
         rows,
     )
-    names = [f"Seat {s}" for s in range(state.num_players)]
+    names = list(names) if names else [f"Seat {s}" for s in range(state.num_players)]
     narrator = Narrator(names, None, show_cards=True)
     c = console
     if state.phase == "auction":

@@ -15,6 +15,7 @@ import argparse
 import dataclasses
 import importlib
 import importlib.util
+import json
 import secrets
 import sys
 import time
@@ -59,6 +60,32 @@ def option_fields() -> dict[str, dict[str, Any]]:
     return out
 
 
+def _option_docs(game: str) -> dict[str, tuple[str, Any]]:
+    """``{option: (one-line help, default)}`` of a game, from its ``Options`` fields."""
+    cls = importlib.import_module(f"shedkit.{game}").Options
+    return {f.name: (f.metadata.get("help", ""), f.default) for f in dataclasses.fields(cls)}
+
+
+def _value_text(value: Any) -> str:
+    """A default as typed on the command line."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def presets_text() -> str:
+    """Each game's presets with what they change, for ``shedkit play --help``."""
+    lines = ["presets (--preset NAME):"]
+    for game in PLAYABLE:
+        module = importlib.import_module(f"shedkit.{game}.options")
+        helps: dict[str, str] = getattr(module, "PRESET_HELP", {})
+        lines.append(f"  {game}:")
+        for name, changes in module.PRESETS.items():
+            what = helps.get(name) or ", ".join(f"{k}={_value_text(v)}" for k, v in changes.items())
+            lines.append(f"    {name:<14} {what}")
+    return "\n".join(lines)
+
+
 def _typed(name: str, text: str) -> Any:
     """Text as the Python value it most likely means (the game checks it)."""
     low = text.strip().lower()
@@ -96,41 +123,71 @@ _MATCH_FLAGS = frozenset({"target"})
 
 def _describe(hint: Any) -> str:
     """The values an option takes, for ``--help``."""
+    args = typing.get_args(hint)
+    if type(None) in args:
+        return _describe(next(a for a in args if a is not type(None)))
     if typing.get_origin(hint) is typing.Literal:
-        return "/".join(str(a) for a in typing.get_args(hint))
+        return "/".join(str(a) for a in args)
     if hint is int:
         return "a number"
-    return "yes/no" if hint is bool else "a value"
+    if hint is bool:
+        return "yes/no"
+    return getattr(hint, "__name__", str(hint))
 
 
 def _add_option_flags(play: argparse.ArgumentParser) -> None:
-    """One flag per rules option of any game, named after the option."""
+    """One flag per rules option of any game, named after the option, described per game."""
     group = play.add_argument_group(
-        "rules options", "each game takes its own; the game names the valid ones on a mistake"
+        "rules options",
+        "each game takes its own (the game named in brackets); a wrong one is named on use",
     )
+    docs = {game: _option_docs(game) for game in sorted(shedkit.GAMES)}
     for name, by_game in option_fields().items():
         flag = "--" + name.replace("_", "-")
         if name in _MATCH_FLAGS:
             continue  # set by the match flag of the same name (--target)
-        games = ", ".join(by_game)
+        parts = []
+        for game, hint in by_game.items():
+            text, default = docs[game][name]
+            values = _describe(hint)
+            tail = f"; {values}" if hint is not bool else ""
+            if default is not None:
+                tail += f"; default {_value_text(default)}"
+            parts.append(f"[{game}] {text}{tail}")
+        described = " | ".join(parts).replace("%", "%%")
         if all(h is bool for h in by_game.values()):
             group.add_argument(
                 flag,
                 dest=f"opt_{name}",
                 action=argparse.BooleanOptionalAction,
                 default=None,
-                help=f"({games})",
+                help=described,
             )
             continue
-        kinds = "; ".join(f"{game}: {_describe(hint)}" for game, hint in by_game.items())
-        group.add_argument(flag, dest=f"opt_{name}", default=None, metavar="VALUE", help=kinds)
+        group.add_argument(flag, dest=f"opt_{name}", default=None, metavar="VALUE", help=described)
+
+
+_DESCRIPTION = """\
+shedkit plays and studies shedding games (Dou Di Zhu, President, Dominoes):
+play a match against bots in the terminal, replay saved deals, host tables in
+the browser, or run bots against each other in an arena. Every deal is seeded
+and recorded, so any match can be replayed exactly.
+
+commands:
+  play GAME    play a match against bots in the terminal (--watch: bots only)
+  replay PATH  show a saved deal, or a whole match folder, move by move
+  serve        host tables in the browser (needs the [server] extra)
+  arena        play bots against each other and rate them (--help for more)
+
+'shedkit COMMAND --help' describes a command and its options."""
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``shedkit``."""
     parser = argparse.ArgumentParser(
         prog="shedkit",
-        description="Shedding card games in the terminal.",
+        description=_DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"shedkit {shedkit.__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -138,7 +195,12 @@ def build_parser() -> argparse.ArgumentParser:
     play = sub.add_parser(
         "play",
         help="play a match against bots",
-        description="Play a match of several deals against bots, with running scores.",
+        description=(
+            "Play a match of several deals against bots, with running scores; "
+            "type ? during play for how to write moves."
+        ),
+        epilog=presets_text(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     play.add_argument("game", nargs="?", help=f"the game: {', '.join(PLAYABLE)}")
     play.add_argument("--preset", default="standard", help="rules preset (default: standard)")
@@ -147,6 +209,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--bots", default="greedy", help="the bots' agent: greedy or random (default: greedy)"
     )
     play.add_argument("--seat", type=int, default=0, help="your seat (default: 0)")
+    play.add_argument(
+        "--watch",
+        action="store_true",
+        help="bots in every seat: watch a match, no input needed",
+    )
     play.add_argument(
         "--deals",
         type=int,
@@ -178,10 +245,16 @@ def build_parser() -> argparse.ArgumentParser:
 
     replay = sub.add_parser(
         "replay",
-        help="show a saved deal move by move",
-        description="Show a saved deal: every hand, each move, the returns.",
+        help="show a saved deal or match move by move",
+        description=(
+            "Show a saved deal: every hand, each move, the returns. Given a folder "
+            "that 'shedkit play' wrote, show every deal of the match in order."
+        ),
     )
-    replay.add_argument("file", help="a record written by 'shedkit play' (deal-NNNN.json)")
+    replay.add_argument(
+        "file",
+        help="a record written by 'shedkit play' (deal-NNNN.json) or the folder of a match",
+    )
     replay.add_argument("--step", action="store_true", help="wait for Enter between moves")
 
     serve = sub.add_parser(
@@ -315,14 +388,13 @@ def _play(args: argparse.Namespace, out: Console, err: Console, stdin: TextIO) -
     )
     deals = args.deals if args.deals != 0 else None
     match = Match(game, seed=seed, deals=deals, target=args.target, records_dir=records)
+    human = None if args.watch else args.seat
     agents: dict[int, Agent] = {
-        s: make_agent(args.bots, game, derive_seed(seed, "bot", s))
-        for s in range(n)
-        if s != args.seat
+        s: make_agent(args.bots, game, derive_seed(seed, "bot", s)) for s in range(n) if s != human
     }
     tty = stdin is sys.stdin and stdin.isatty() and out.is_terminal
     delay = args.delay if args.delay is not None else (0.4 if tty else 0.0)
-    tui = client.TUI(out, game, args.seat, agents, stdin, delay=delay)
+    tui = client.TUI(out, game, human, agents, stdin, delay=delay)
     limits = []
     if deals is not None:
         limits.append(f"{deals} deal(s)")
@@ -331,15 +403,23 @@ def _play(args: argparse.Namespace, out: Console, err: Console, stdin: TextIO) -
     out.print(
         f"[bold]{client.TUI.title}[/] — preset {args.preset!r}, seed {seed}, "
         f"{' or '.join(limits) or 'no end'}. "
-        f"You are seat {args.seat}; the others are {args.bots} bots.",
+        + (
+            f"All seats are {args.bots} bots."
+            if human is None
+            else f"You are seat {human}; the others are {args.bots} bots."
+        ),
         highlight=False,
     )
-    out.print(f"Records go to {records}/  (type ? for help)", highlight=False)
+    help_hint = "" if human is None else "  (type ? for help)"
+    out.print(f"Records go to {records}/{help_hint}", highlight=False)
     try:
         finished = tui.play_match(match)
     except KeyboardInterrupt:
         finished = None
     saved = sum(1 for r in match.results if r.path is not None)
+    if saved:
+        # Beside the records only: a match that saved no deal leaves no folder behind.
+        _write_match_file(records, args.game, args.preset, seed, tui.names)
     if finished:
         out.print(f"Records of the deals are in {records}/", highlight=False)
         return 0
@@ -348,8 +428,35 @@ def _play(args: argparse.Namespace, out: Console, err: Console, stdin: TextIO) -
     return 0 if finished is False else 130
 
 
+#: The file ``shedkit play`` writes beside the deal records: game, seed and seat names.
+MATCH_FILE = "match.json"
+
+
+def _write_match_file(
+    records: Path, game: str, preset: str, seed: int, names: Sequence[str]
+) -> None:
+    """Note the match seed and the players' names, for ``shedkit replay`` of the folder."""
+    info = {"game": game, "preset": preset, "seed": seed, "names": list(names)}
+    (records / MATCH_FILE).write_text(json.dumps(info, indent=1) + "\n", encoding="utf-8")
+
+
+def _match_info(folder: Path) -> dict[str, Any]:
+    """The folder's match file, or ``{}`` when it has none (records from elsewhere)."""
+    path = folder / MATCH_FILE
+    if not path.exists():
+        return {}
+    info = load_record(path)
+    names = info.get("names")
+    if not (isinstance(names, list) and all(isinstance(n, str) for n in names)):
+        raise RecordError(f"{str(path)!r}: 'names' must be a list of names")
+    return info
+
+
 def _replay(args: argparse.Namespace, out: Console, err: Console, stdin: TextIO) -> int:
-    record = load_record(args.file)
+    path = Path(args.file)
+    if path.is_dir():
+        return _replay_match(path, args, out, stdin)
+    record = load_record(path)
     game = record.get("game")
     if game not in PLAYABLE:
         raise RecordError(
@@ -357,6 +464,42 @@ def _replay(args: argparse.Namespace, out: Console, err: Console, stdin: TextIO)
         )
     client = importlib.import_module(f"shedkit.cli.{game}_tui")
     client.replay_deal(out, record, stdin, step=args.step, title=str(args.file))
+    return 0
+
+
+def _replay_match(folder: Path, args: argparse.Namespace, out: Console, stdin: TextIO) -> int:
+    """Every deal record of a match folder in order, with the players' names and the seed."""
+    files = sorted(folder.glob("deal-*.json"))
+    if not files:
+        raise RecordError(f"{str(folder)!r} holds no deal records (deal-NNNN.json)")
+    info = _match_info(folder)
+    records = [load_record(f) for f in files]
+    games = {r.get("game") for r in records}
+    if len(games) != 1 or not games <= set(PLAYABLE):
+        raise RecordError(
+            f"{str(folder)!r} holds records of {sorted(map(str, games))}; "
+            f"a match folder holds deals of one game of {', '.join(PLAYABLE)}"
+        )
+    game = records[0]["game"]
+    client = importlib.import_module(f"shedkit.cli.{game}_tui")
+    names = info.get("names")
+    seed = info.get("seed", "unknown (no match.json)")
+    out.print(
+        f"[bold]{client.TUI.title}[/] match in {folder}: {len(files)} deal(s), match seed {seed}",
+        highlight=False,
+    )
+    if names:
+        out.print("Players: " + ", ".join(f"{s} {n}" for s, n in enumerate(names)), markup=False)
+    totals: list[int] = []
+    for path, record in zip(files, records, strict=True):
+        if not client.replay_deal(out, record, stdin, step=args.step, title=path.name, names=names):
+            return 0
+        returns = record.get("returns") or []
+        totals = [a + b for a, b in zip(totals or [0] * len(returns), returns, strict=False)]
+    if totals:
+        who = names or [f"Seat {s}" for s in range(len(totals))]
+        line = ", ".join(f"{who[s]} {t:+d}" for s, t in enumerate(totals))
+        out.print(f"Totals after {len(files)} deal(s): {line}", markup=False)
     return 0
 
 

@@ -21,7 +21,7 @@ from rich.panel import Panel
 from rich.table import Table
 
 from shedkit.agents.base import Agent
-from shedkit.cli.common import MatchTUI, open_replay, signed, step_through, verb
+from shedkit.cli.common import Listing, MatchTUI, open_replay, signed, step_through, verb
 from shedkit.core.match import DealResult, Match
 from shedkit.president.combos import EIGHT, FACE_CHARS, JOKER, KINDS, Move, card_str
 from shedkit.president.rules import President, State
@@ -43,7 +43,7 @@ _KIND_LABELS = {
 _BASIC_KINDS = frozenset({"pass", "single", "pair", "quad"})
 
 HELP_TEXT = """\
-[bold]Moves[/] — type the number of a listed move, or the move itself:
+[bold]Moves[/] — type the move itself, or # and its number in the list (#3):
   cards   rank + suit: A 2 3 4 5 6 7 8 9 T J Q K (or 10) and s h d c (or ♠ ♥ ♦ ♣); Jk = joker
   plays   7c   7h 7c   9s 9h 9d   5s 5h 5d 5c   3s 4s 5s (a run of one suit)   any order works
   joker   in a pair, triple, quad or run say which card it stands for: 4h Jk=5h 6h
@@ -51,7 +51,8 @@ HELP_TEXT = """\
   a play must be the same combination, same number of cards and higher in the order
   in force; a quad reverses the order (revolution) until another quad.
 [bold]Commands[/] — [bold]moves[/] lists every legal move, [bold]table[/] redraws the table,
-  [bold]#N[/] always means option N, [bold]?[/]/[bold]help[/] shows this text,
+  [bold]#N[/] picks option N (a bare number is not a move: cards need a suit);
+  cards you do not hold are refused. [bold]?[/]/[bold]help[/] shows this text,
   [bold]quit[/] ends the match (finished deals are already saved).
   On a terminal, Tab completes moves."""
 
@@ -72,12 +73,16 @@ def _spelled(game: President, move: Move, revolution: bool) -> str:
 
 
 def _strength(view: View, move: Move) -> tuple[int, int, int]:
+    """A sort key: moves of a kind from the weakest up in the order in force.
+
+    The joker ranks above every face (PRE-01); a give's faces may include it
+    (a joker given at the tax), so it is not looked up in the order.
+    """
     position = {face: p for p, face in enumerate(view.order)}
     if move.kind == "give":
-        # A give names real cards, the joker among them (no stand-in face): sum their places.
         top = sum(13 if c == JOKER else position[c // 4] for c in move.cards)
     else:
-        top = max((position[f] for f in move.faces), default=13 if move.cards else -1)
+        top = max((position.get(f, 13) for f in move.faces), default=13 if move.cards else -1)
     return (top, move.size, move.action_id)
 
 
@@ -199,7 +204,7 @@ class PresidentTUI(MatchTUI):
         self,
         console: Console,
         game: President,
-        human: int,
+        human: int | None,
         agents: Mapping[int, Agent],
         stream: TextIO,
         delay: float = 0.0,
@@ -215,6 +220,16 @@ class PresidentTUI(MatchTUI):
     def move_text(self, move: Any, view: Any) -> str:
         """Plays written low to high in the order in force (PRE-31)."""
         return _spelled(self.game, move, view.revolution)
+
+    def read_move(self, text: str, state: Any, view: Any, listing: Listing) -> Any:
+        """The move, or a message naming the cards typed that are not in hand."""
+        choice = super().read_move(text, state, view, listing)
+        if isinstance(choice, str):
+            return choice
+        missing = [c for c in choice.cards if c not in view.hand]
+        if missing:
+            return f"you do not hold {cards_text(missing)}"
+        return choice
 
     def start_deal(self, state: Any) -> None:
         """The dealer, the public leftover, the order, the tax, and who leads."""
@@ -333,17 +348,22 @@ def replay_deal(
     stream: TextIO,
     step: bool = False,
     title: str = "",
+    names: Sequence[str] | None = None,
 ) -> bool:
     """Show a recorded deal: every hand, the leftover and the tax, each move, the result.
 
-    With ``step``, wait for Enter after each move (``q`` stops). Raises
+    ``names`` are the seats' names (default ``Seat 0``, ``Seat 1``, ...). With
+    ``step``, wait for Enter after each move (``q`` stops). Raises
     :class:`~shedkit.core.errors.RecordError` for a record that does not replay.
     Returns ``False`` if stopped early.
     """
 
     def rows(start: State, final: State) -> list[tuple[str, str]]:
         out = [
-            (f"Seat {s}" + (" (dealer)" if s == start.dealer else ""), cards_text(start.sort(hand)))
+            (
+                (names[s] if names else f"Seat {s}") + (" (dealer)" if s == start.dealer else ""),
+                cards_text(start.sort(hand)),
+            )
             for s, hand in enumerate(start.dealt)
         ]
         if start.leftover:
@@ -360,7 +380,7 @@ def replay_deal(
         rows,
     )
     n = state.num_players
-    names = [f"Seat {s}" for s in range(n)]
+    names = list(names) if names else [f"Seat {s}" for s in range(n)]
     narrator = Narrator(state.game, names, None, reveal=True)
     c = console
     start = state.view(None)

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
-__all__ = ["PRESETS", "Options"]
+__all__ = ["PRESETS", "PRESET_HELP", "Options"]
 
 #: DOM-03: tiles per hand by player count (2, 3 and 4 players: 7; 5: 5; 6: 4).
 HAND_SIZES = {2: 7, 3: 7, 4: 7, 5: 5, 6: 4}
@@ -26,16 +26,77 @@ class Options:
     ("la mano viene annullata", DOM-24); off keeps them, as scored at once (DOM-23).
     """
 
-    players: int = 4
-    max_pips: Literal[6, 9, 12] = 6
-    variant: Literal["draw", "block", "fives"] = "draw"
-    partners: bool | None = None
-    first_player: Literal["highest-double", "draw"] = "highest-double"
-    spinner_opens: Literal["after-both-sides", "immediately"] = "after-both-sides"
-    target: int = 100
-    hand_size: int | None = None
-    count_partner_pips: bool | None = None
-    void_cancels_count: bool = True
+    players: int = field(
+        default=4,
+        metadata={"help": "2 to 6 players (DOM-02)"},
+    )
+    max_pips: Literal[6, 9, 12] = field(
+        default=6,
+        metadata={"help": "the set: double-six, double-nine or double-twelve (DOM-01)"},
+    )
+    variant: Literal["draw", "block", "fives"] = field(
+        default="draw",
+        metadata={
+            "help": (
+                "draw: draw from the boneyard when stuck; block: pass instead; fives: "
+                "All Fives, ends counting to a multiple of 5 score"
+            )
+        },
+    )
+    partners: bool | None = field(
+        default=None,
+        metadata={
+            "help": "4 players as two teams, 0+2 against 1+3 (default: yes with 4 players, DOM-02)"
+        },
+    )
+    first_player: Literal["highest-double", "draw"] = field(
+        default="highest-double",
+        metadata={
+            "help": (
+                "who leads the first hand: the holder of the highest double, or a "
+                "random seat (DOM-04)"
+            )
+        },
+    )
+    spinner_opens: Literal["after-both-sides", "immediately"] = field(
+        default="after-both-sides",
+        metadata={
+            "help": (
+                "All Fives: the spinner's cross sides open once both long sides have a "
+                "tile, or at once (DOM-22)"
+            )
+        },
+    )
+    target: int = field(
+        default=100,
+        metadata={"help": "the match ends when a side's total reaches this (DOM-11)"},
+    )
+    hand_size: int | None = field(
+        default=None,
+        metadata={
+            "help": (
+                "tiles dealt to each player (default: 7, or 5 with 5 players, 4 with 6; DOM-03)"
+            )
+        },
+    )
+    count_partner_pips: bool | None = field(
+        default=None,
+        metadata={
+            "help": (
+                "the partner's pips count for the team that went out (default: yes, "
+                "except in All Fives; DOM-09, DOM-24)"
+            )
+        },
+    )
+    void_cancels_count: bool = field(
+        default=True,
+        metadata={
+            "help": (
+                "All Fives: a tied blocked hand also cancels the counts scored during it "
+                "(default: yes; DOM-24)"
+            )
+        },
+    )
 
     def __post_init__(self) -> None:
         from shedkit.core.errors import OptionError
@@ -87,4 +148,14 @@ PRESETS: dict[str, dict[str, Any]] = {
     "two-player": {"players": 2},
     "double-nine": {"max_pips": 9},
     "double-twelve": {"max_pips": 12},
+}
+
+#: What each preset changes, in a line (``shedkit play --help``).
+PRESET_HELP: dict[str, str] = {
+    "standard": "the draw game, double-six, 4 players as partners, to 100",
+    "block": "no drawing: a player who cannot play passes",
+    "all-fives": "All Fives: ends counting to a multiple of 5 score, lots for the first lead",
+    "two-player": "2 players, no partners",
+    "double-nine": "the double-nine set (55 tiles)",
+    "double-twelve": "the double-twelve set (91 tiles)",
 }

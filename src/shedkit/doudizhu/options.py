@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
-__all__ = ["PRESETS", "Options"]
+__all__ = ["PRESETS", "PRESET_HELP", "Options"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -16,14 +16,56 @@ class Options:
     kitty, bombs of 4–8 cards, the four-joker rocket).
     """
 
-    players: Literal[3, 4] = 3
-    first_bidder: Literal["random", "rotate"] = "random"
-    pass_is_final: bool = False
-    kickers_may_repeat: bool = True
-    rocket_as_kickers: bool = False
-    spring: Literal["standard", "any_player", "off"] = "standard"
-    quad_single_kicker: bool = False
-    two_in_chains: bool = False
+    players: Literal[3, 4] = field(
+        default=3,
+        metadata={
+            "help": (
+                "3 players with one pack, or 4 with two packs, 25 cards each and an "
+                "8-card kitty (DDZ-40)"
+            )
+        },
+    )
+    first_bidder: Literal["random", "rotate"] = field(
+        default="random",
+        metadata={
+            "help": (
+                "who bids first: a random seat each deal, or one seat further each deal (DDZ-04)"
+            )
+        },
+    )
+    pass_is_final: bool = field(
+        default=False,
+        metadata={"help": "a pass in the auction is final: that player bids no more (DDZ-09)"},
+    )
+    kickers_may_repeat: bool = field(
+        default=True,
+        metadata={"help": "solo kickers may share a rank, as in 8888+33 (DDZ-16)"},
+    )
+    rocket_as_kickers: bool = field(
+        default=False,
+        metadata={"help": "both jokers may be played together as kickers (DDZ-16)"},
+    )
+    spring: Literal["standard", "any_player", "off"] = field(
+        default="standard",
+        metadata={
+            "help": (
+                "when a spring doubles the stake: standard (a side never played), "
+                "any_player (someone still holds every card dealt), or off (DDZ-32)"
+            )
+        },
+    )
+    quad_single_kicker: bool = field(
+        default=False,
+        metadata={
+            "help": "four of a kind may also take one kicker: 3333+5 or 3333+44 (de-wikipedia)"
+        },
+    )
+    two_in_chains: bool = field(
+        default=False,
+        metadata={
+            "help": "a 2 may end a pair chain or a plane, never a single chain (de-wikipedia)"
+        },
+    )
 
     def chain_limit(self, width: int) -> int:
         """How many ranks from the 3 up a run of ``width`` cards per rank may use (DDZ-19).
@@ -55,4 +97,11 @@ PRESETS: dict[str, dict[str, Any]] = {
     # planes (never of a single chain), spring for any player still holding every card.
     "de-wikipedia": {"quad_single_kicker": True, "two_in_chains": True, "spring": "any_player"},
     "four-player": {"players": 4},
+}
+
+#: What each preset changes, in a line (``shedkit play --help``).
+PRESET_HELP: dict[str, str] = {
+    "standard": "the rules as specified, 3 players",
+    "de-wikipedia": "four with one kicker, 2 in pair chains and planes, spring for any player",
+    "four-player": "4 players with two packs, 25 cards each, an 8-card kitty",
 }
