@@ -90,3 +90,20 @@ def test_cli_rules_bad_input_is_a_clear_error(
 ) -> None:
     assert main(["rules", *argv]) == 2
     assert message in capsys.readouterr().err
+
+
+def test_cli_rules_on_a_terminal_renders_markdown() -> None:
+    import argparse
+    import io
+
+    from rich.console import Console
+
+    from shedkit.cli.rules_cmd import run_rules
+
+    buffer = io.StringIO()
+    console = Console(file=buffer, force_terminal=True, width=100)
+    assert run_rules(argparse.Namespace(topic="DOM-22", rule_id=None), console) == 0
+    out = buffer.getvalue()
+    assert "\x1b[" in out
+    assert "###" not in out
+    assert "DOM-22" in out
