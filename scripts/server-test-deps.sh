@@ -3,14 +3,29 @@
 # browser download) and a PostgreSQL server on loopback with a test database. As root, missing
 # packages are installed with apt-get (skipped when present, so repeated runs are quick); as
 # another user, what is missing is reported and those tests skip. Writes the database URL to
-# $1/pg-url (default build/) once PostgreSQL answers.
+# $1/pg-url (default build/) once PostgreSQL answers. A server this script starts is marked
+# by $1/pg-started; `server-test-deps.sh DIR stop` stops that server (and only that one).
 set -eu
 OUT=${1:-build}
 PORT=${PG_PORT:-54329}
+DIR=/var/tmp/shedkit-pg-$PORT
 mkdir -p "$OUT"
 rm -f "$OUT/pg-url"
 
 is_root() { [ "$(id -u)" = 0 ]; }
+
+if [ "${2:-}" = stop ]; then
+    [ -f "$OUT/pg-started" ] || exit 0
+    BIN=$(cat "$OUT/pg-started")
+    rm -f "$OUT/pg-started"
+    if is_root; then
+        runuser -u postgres -- "$BIN/pg_ctl" -D "$DIR" -m fast -w stop >/dev/null
+    else
+        "$BIN/pg_ctl" -D "$DIR" -m fast -w stop >/dev/null
+    fi
+    echo "PostgreSQL for the server tests: stopped"
+    exit 0
+fi
 
 need=""
 command -v chromium >/dev/null 2>&1 || need="$need chromium"
@@ -29,7 +44,6 @@ fi
 
 BIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
 [ -n "$BIN" ] || exit 0
-DIR=/var/tmp/shedkit-pg-$PORT
 if is_root; then
     RUN="runuser -u postgres --"
 else
@@ -43,6 +57,7 @@ if ! "$BIN/pg_isready" -q -h 127.0.0.1 -p "$PORT"; then
     fi
     $RUN "$BIN/pg_ctl" -D "$DIR" -l "$DIR/server.log" -w \
         -o "-c listen_addresses=127.0.0.1 -p $PORT -k $DIR" start >/dev/null
+    echo "$BIN" >"$OUT/pg-started"
 fi
 PSQL="$BIN/psql -h 127.0.0.1 -p $PORT -U postgres -X -q -tA"
 if [ "$($PSQL -c "SELECT 1 FROM pg_database WHERE datname = 'shedkit_test'")" != 1 ]; then

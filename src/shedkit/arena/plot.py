@@ -14,6 +14,9 @@ def plot_results(results: dict[str, Any], path: str | Path) -> Path:
     A third panel shows the openskill ordinals. The file type follows the
     suffix of ``path`` (``.png``, ``.svg``, ``.pdf``).
     """
+    from shedkit.core.extras import require_extra
+
+    require_extra("arena", "shedkit.arena.plot", "matplotlib")
     import matplotlib
 
     matplotlib.use("Agg")

@@ -14,9 +14,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from openskill.models import PlackettLuce
-
 from shedkit.arena.tournament import GameResult
+from shedkit.core.extras import require_extra
+
+try:
+    from openskill.models import PlackettLuce
+except ImportError:
+    require_extra("arena", "shedkit.arena.ratings", "openskill")
+    raise
 
 __all__ = ["rate"]
 

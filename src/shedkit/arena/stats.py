@@ -24,12 +24,17 @@ import warnings
 from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
-from numpy.typing import NDArray
-from scipy import stats as sps
-
 from shedkit.arena.tournament import GameResult
+from shedkit.core.extras import require_extra
 from shedkit.core.rng import derive_seed
+
+try:
+    import numpy as np
+    from numpy.typing import NDArray
+    from scipy import stats as sps
+except ImportError:
+    require_extra("arena", "shedkit.arena.stats", "numpy", "scipy")
+    raise
 
 __all__ = ["bootstrap_ratio", "summarize", "wilson"]
 

@@ -29,6 +29,7 @@ from rich.console import Console
 import shedkit
 from shedkit.agents import AGENTS, Agent, make_agent
 from shedkit.arena.cli import add_arena_parser, run_arena
+from shedkit.cli.rules_cmd import add_rules_parser, run_rules
 from shedkit.core.errors import OptionError, RecordError, ShedkitError
 from shedkit.core.match import Match
 from shedkit.core.records import load_record
@@ -191,6 +192,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"shedkit {shedkit.__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    add_rules_parser(sub)
 
     play = sub.add_parser(
         "play",
@@ -522,6 +524,8 @@ def main(argv: list[str] | None = None) -> int:
             return _replay(args, out, err, stdin)
         if args.command == "serve":
             return _serve(args, out, err, stdin)
+        if args.command == "rules":
+            return run_rules(args, out)
         if args.command == "arena":
             return run_arena(args, out, err)
         parser.print_help()

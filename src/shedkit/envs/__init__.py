@@ -7,3 +7,8 @@
   :mod:`shedkit.agents` bots;
 - :mod:`shedkit.envs.encodings`: the documented observation layout of each game.
 """
+
+from shedkit.core.extras import require_extra
+
+# Every submodule imports this package first, so this one check covers them all.
+require_extra("rl", "shedkit.envs", "numpy", "gymnasium", "pettingzoo")

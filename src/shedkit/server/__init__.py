@@ -5,6 +5,10 @@ only its seat's view (spectators the public view), plays bots through the
 agents registry, and stores every table and finished deal as records.
 """
 
-from shedkit.server.app import create_app
+from shedkit.core.extras import require_extra
+
+require_extra("server", "shedkit.server", "fastapi", "uvicorn", "sqlalchemy")
+
+from shedkit.server.app import create_app  # noqa: E402
 
 __all__ = ["create_app"]

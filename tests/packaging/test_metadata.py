@@ -1,0 +1,38 @@
+"""The project's metadata: licence, changelog, build floor, no links outside the repository."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_licence_is_mit_with_the_authors_copyright() -> None:
+    text = (ROOT / "LICENSE").read_text("utf-8")
+    assert text.startswith("MIT License")
+    assert "Copyright (c) 2026 the shedkit authors" in text
+
+
+def test_build_floor_reads_the_licence_expression() -> None:
+    meta = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))
+    # setuptools reads `license = "MIT"` (PEP 639) from version 77 on.
+    floor = re.fullmatch(r"setuptools>=(\d+)", meta["build-system"]["requires"][0])
+    assert floor is not None and int(floor[1]) >= 77
+    assert meta["project"]["license"] == "MIT"
+    assert "rules/*.md" in meta["tool"]["setuptools"]["package-data"]["shedkit"]
+    assert {"Homepage", "Documentation", "Issues"} <= set(meta["project"]["urls"])
+
+
+def test_changelog_has_unreleased_and_the_current_version() -> None:
+    text = (ROOT / "CHANGELOG.md").read_text("utf-8")
+    version = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["project"]["version"]
+    assert "## [Unreleased]" in text
+    assert f"## [{version}]" in text
+
+
+def test_readme_links_stay_inside_the_repository() -> None:
+    text = (ROOT / "README.md").read_text("utf-8")
+    assert "../" not in text
+    assert "shedkit rules" in text
