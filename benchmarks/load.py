@@ -42,11 +42,13 @@ def free_port() -> int:
         return port
 
 
-def start_server(db: str, port: int, bot_delay: float) -> subprocess.Popen[bytes]:
-    """``shedkit serve`` in a child process; returns once it answers."""
+def start_server(
+    db: str, port: int, bot_delay: float, extra: tuple[str, ...] = ()
+) -> subprocess.Popen[bytes]:
+    """``shedkit serve`` in a child process (``extra``: more flags); returns once it answers."""
     run = "import sys; from shedkit.cli.main import main; sys.exit(main(sys.argv[1:]))"
     cmd = [sys.executable, "-c", run, "serve", "--port", str(port)]
-    cmd += ["--db", db, "--bot-delay", str(bot_delay)]
+    cmd += ["--db", db, "--bot-delay", str(bot_delay), *extra]
     # One address creates every table here: lift the per-client quotas, keep the rest.
     cmd += ["--tables-per-client", "100000", "--creates-per-minute", "100000"]
     cmd += ["--max-tables", "100000", "--joins-per-minute", "100000"]

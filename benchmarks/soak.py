@@ -38,8 +38,7 @@ import httpx
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import WebSocketException
 
-sys.path.insert(0, str(Path(__file__).parent))
-from load import free_port
+from load import free_port, start_server
 
 GAMES = ("doudizhu", "president", "dominoes")
 KINDS = ("normal", "normal", "normal", "silent", "leaver", "flooder")
@@ -52,28 +51,6 @@ def rss_mb(pid: int) -> float:
             if line.startswith("VmRSS:"):
                 return int(line.split()[1]) / 1024
     return float("nan")
-
-
-def start_server(db: str, port: int, args: argparse.Namespace) -> Any:
-    """``shedkit serve`` with the soak's clocks and the quotas lifted for one address."""
-    import subprocess
-
-    run = "import sys; from shedkit.cli.main import main; sys.exit(main(sys.argv[1:]))"
-    cmd = [sys.executable, "-c", run, "serve", "--port", str(port), "--db", db]
-    cmd += ["--bot-delay", str(args.bot_delay), "--turn-clock", str(args.turn_clock)]
-    cmd += ["--time-bank", "2", "--away-after", "5"]
-    cmd += ["--tables-per-client", "100000", "--creates-per-minute", "100000"]
-    cmd += ["--joins-per-minute", "100000", "--max-tables", "100000"]
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            httpx.get(f"http://127.0.0.1:{port}/api/stats", timeout=1).raise_for_status()
-            return proc
-        except httpx.HTTPError:
-            time.sleep(0.2)
-    proc.kill()
-    raise RuntimeError("the server did not start")
 
 
 class Person:
@@ -240,7 +217,8 @@ def main() -> int:
     load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as tmp:
         port = free_port()
-        server = start_server(f"sqlite:///{Path(tmp) / 'soak.db'}", port, args)
+        clocks = ("--turn-clock", str(args.turn_clock), "--time-bank", "2", "--away-after", "5")
+        server = start_server(f"sqlite:///{Path(tmp) / 'soak.db'}", port, args.bot_delay, clocks)
         try:
             report = asyncio.run(soak(args, f"http://127.0.0.1:{port}", server.pid))
         finally:
