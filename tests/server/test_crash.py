@@ -9,6 +9,7 @@ the stored record of a finished deal.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -18,7 +19,6 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any
 
 import httpx
 import pytest
@@ -66,12 +66,11 @@ def play_until_killed(
     acked: set[Ack] = set()
     url = f"ws://127.0.0.1:{port}/ws/{tid}"
     sockets: list[ClientConnection] = []
-    try:
+    with contextlib.ExitStack() as stack:
         for token in tokens:
-            ws = connect(url, open_timeout=20)
+            ws = stack.enter_context(connect(url, open_timeout=20, close_timeout=1))
             ws.send(json.dumps({"type": "hello", "token": token}))
             sockets.append(ws)
-        states: list[dict[str, Any] | None] = [None] * len(tokens)
         stop = time.monotonic() + kill_after
         while True:
             if time.monotonic() > stop + 2:  # nothing arrived lately: kill all the same
@@ -86,7 +85,6 @@ def play_until_killed(
                 message = json.loads(raw)
                 if message["type"] != "state" or message["you"] != i:
                     continue
-                states[i] = message
                 view = message["view"]
                 if view is None:
                     continue
@@ -103,10 +101,6 @@ def play_until_killed(
                     move = view["legal"][rng.randrange(len(view["legal"]))]["m"]
                     sid = message["state_id"]
                     ws.send(json.dumps({"type": "move", "move": move, "state_id": sid}))
-    finally:
-        for ws in sockets:
-            ws.close_socket()  # the server is about to die: no closing handshake
-    return acked
 
 
 def stored_moves(port: int, tid: str) -> dict[int, list[str]]:
