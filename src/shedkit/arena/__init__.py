@@ -50,6 +50,7 @@ def run_tournament(
         "seed": tour.seed,
         "deals": tour.deals,
         "auction": tour.auction,
+        "roles": tour.roles,
         "arrangements": [list(a) for a in tour.arrangements()],
         "games": len(games),
         "thrown_in": len(games) - len(counted),

@@ -52,6 +52,12 @@ def add_arena_parser(sub: Any) -> argparse.ArgumentParser:
     arena.add_argument(
         "--auction", action="store_true", help="Dou Di Zhu: the auction decides the landlord"
     )
+    arena.add_argument(
+        "--roles",
+        action="store_true",
+        help="Dou Di Zhu, two agents: pure roles only (one as landlord vs the other as both "
+        "peasants, and the reverse)",
+    )
     arena.add_argument("--out", default=None, help="write the results as JSON to this file")
     arena.add_argument("--plot", default=None, help="draw the results to this image file")
     arena.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -164,8 +170,9 @@ def run_arena(args: argparse.Namespace, out: Console, err: Console) -> int:
         preset=args.preset,
         options=parse_option_values(args.option),
         auction=args.auction,
+        roles=args.roles,
     )
-    total = tour.deals * len(tour.arrangements())
+    total = tour.deals * tour.games_per_deal()
     if args.no_progress:
         results = run_tournament(tour, workers=args.workers, backend=args.backend)
     else:

@@ -47,7 +47,12 @@ def arrangements(num_agents: int, num_seats: int) -> list[tuple[int, ...]]:
 
 @dataclass(frozen=True)
 class Tournament:
-    """What to play: game, agents, deals, seed; ``auction`` lets Dou Di Zhu bid for roles."""
+    """What to play: game, agents, deals, seed; ``auction`` lets Dou Di Zhu bid for roles.
+
+    ``roles`` (Dou Di Zhu, two agents) plays only pure roles, as DouZero's
+    evaluation does: one agent as landlord against the other in both peasant
+    seats, and the reverse, on every deal.
+    """
 
     game: str
     agents: tuple[str, ...]
@@ -56,6 +61,7 @@ class Tournament:
     preset: str = "standard"
     options: dict[str, Any] = field(default_factory=dict)
     auction: bool = False
+    roles: bool = False
 
     def __post_init__(self) -> None:
         spec = arena_game(self.game)
@@ -75,6 +81,11 @@ class Tournament:
             raise OptionError(f"deals must be at least 1, not {self.deals!r}")
         if self.auction and "landlord" not in spec.roles:
             raise OptionError(f"--auction is for Dou Di Zhu; {self.game} has no auction")
+        if self.roles:
+            if "landlord" not in spec.roles or self.auction:
+                raise OptionError("--roles is for Dou Di Zhu with a fixed landlord (no --auction)")
+            if len(self.agents) != 2:
+                raise OptionError(f"--roles needs exactly two agents, not {len(self.agents)}")
         count = len(arrangements(len(self.agents), game.num_players))
         if count > MAX_ARRANGEMENTS:
             raise OptionError(f"{count} seat arrangements is too many (at most {MAX_ARRANGEMENTS})")
@@ -86,6 +97,10 @@ class Tournament:
     def arrangements(self) -> list[tuple[int, ...]]:
         """The seat arrangements every deal is played under."""
         return arrangements(len(self.agents), self.make_game().num_players)
+
+    def games_per_deal(self) -> int:
+        """Games played on each deal: every arrangement, or the two pure ones with ``roles``."""
+        return 2 if self.roles else len(self.arrangements())
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-able fields, to send to a worker or write into the results."""
@@ -126,6 +141,7 @@ def play_deals(
         preset=spec["preset"],
         options=dict(spec["options"]),
         auction=spec["auction"],
+        roles=spec.get("roles", False),
     )
     game = tour.make_game()
     rules = arena_game(tour.game)
@@ -135,6 +151,8 @@ def play_deals(
         deal_seed = derive_seed(tour.seed, "deal", deal)
         setup = rules.setup(game, deal, tour.auction)
         for index, seats in enumerate(layouts):
+            if tour.roles and not _pure_roles(seats, setup["landlord"]):
+                continue
             agents = [
                 make_agent(tour.agents[a], game, derive_seed(tour.seed, "agent", deal, index, s))
                 for s, a in enumerate(seats)
@@ -158,3 +176,9 @@ def play_deals(
         if on_deal is not None:
             on_deal(len(layouts))
     return out
+
+
+def _pure_roles(seats: tuple[int, ...], landlord: int) -> bool:
+    """True if one agent holds every peasant seat and the other the landlord's."""
+    peasants = {a for s, a in enumerate(seats) if s != landlord}
+    return len(peasants) == 1 and seats[landlord] not in peasants

@@ -146,6 +146,59 @@ def _missing_values(game: Dominoes, view: View) -> list[set[int]]:
     return missing
 
 
+def _deal_hidden(
+    game: Dominoes, view: View, unseen: list[int], missing: list[set[int]], rng: random.Random
+) -> list[list[int]]:
+    """Share ``unseen`` among the other hands and the boneyard (last), honouring voids.
+
+    Random tries deal the most constrained tiles first; if they all fail, a
+    bipartite matching (tiles to hand slots) finds a deal whenever one exists.
+    """
+    halves = game.tables.halves
+    n = view.num_players
+    cap = [0 if s == view.seat else view.tile_counts[s] for s in range(n)] + [len(unseen)]
+    cap[n] -= sum(cap[:n])
+    owners = [
+        [s for s in range(n + 1) if cap[s] and not (s < n and set(halves[t]) & missing[s])]
+        for t in unseen
+    ]
+    for _ in range(30):
+        order = list(range(len(unseen)))
+        rng.shuffle(order)
+        order.sort(key=lambda i: len(owners[i]))
+        room = cap.copy()
+        out: list[list[int]] = [[] for _ in range(n + 1)]
+        for i in order:
+            free = [s for s in owners[i] if room[s]]
+            if not free:
+                break
+            s = rng.choices(free, weights=[room[s] for s in free])[0]
+            room[s] -= 1
+            out[s].append(unseen[i])
+        else:
+            return out
+    slots = [s for s in range(n + 1) for _ in range(cap[s])]
+    rng.shuffle(slots)
+    holder: list[int] = [-1] * len(slots)
+
+    def place_tile(i: int, seen: set[int]) -> bool:
+        for k, s in enumerate(slots):
+            if s in owners[i] and k not in seen:
+                seen.add(k)
+                if holder[k] < 0 or place_tile(holder[k], seen):
+                    holder[k] = i
+                    return True
+        return False
+
+    for i in range(len(unseen)):
+        if not place_tile(i, set()):
+            raise ValueError("no deal of the unseen tiles fits the passes in this view")
+    out = [[] for _ in range(n + 1)]
+    for k, i in enumerate(holder):
+        out[slots[k]].append(unseen[i])
+    return out
+
+
 def determinize(game: Dominoes, view: View, rng: random.Random) -> State:
     """Deal the tiles ``view`` cannot see at random, consistent with the seats' passes."""
     if view.seat is None:
@@ -158,24 +211,9 @@ def determinize(game: Dominoes, view: View, rng: random.Random) -> State:
     on_table = {m.tile for _, m, _, _ in view.history if m.kind in ("lead", "play")}
     unseen = [t for t in range(tables.num_tiles) if t not in on_table and t not in view.hand]
     missing = _missing_values(game, view)
-    others = sorted((s for s in range(n) if s != me), key=lambda s: -len(missing[s]))
-    hands: list[list[int]] = [[] for _ in range(n)]
+    hands = _deal_hidden(game, view, unseen, missing, rng)
+    pool = hands.pop()
     hands[me] = list(view.hand)
-    for attempt in range(60):
-        pool = unseen.copy()
-        rng.shuffle(pool)
-        ok = True
-        for s in others:
-            bad = missing[s] if attempt < 59 else set()
-            take = [t for t in pool if not (set(tables.halves[t]) & bad)][: view.tile_counts[s]]
-            if len(take) < view.tile_counts[s]:
-                ok = False
-                break
-            chosen = set(take)
-            pool = [t for t in pool if t not in chosen]
-            hands[s] = take
-        if ok:
-            break
     state = game.new_deal(seed=rng.randrange(2**63), hands=hands, boneyard=pool, leader=view.leader)
     state.board = list(view.board)
     # Before the first tile another seat cannot know the leader's forced tile: any tile then.

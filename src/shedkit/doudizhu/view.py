@@ -93,23 +93,29 @@ def determinize(game: DouDizhu, view: View, rng: random.Random) -> State:
     seen = set().union(*known, *played)
     unseen = [c for c in game.deck if c not in seen]
     rng.shuffle(unseen)
-    kitty: list[int]
-    if view.kitty is None:
-        kitty, unseen = unseen[: view.options.kitty_size], unseen[view.options.kitty_size :]
-    else:
-        kitty = list(view.kitty)
     dealt: list[list[int]] = []
     for seat in range(n):
         need = view.cards_left[seat] - len(known[seat])
+        if need < 0 or need > len(unseen):
+            raise ValueError(
+                f"view is inconsistent: seat {seat} holds {view.cards_left[seat]} cards"
+            )
         hand = sorted(known[seat]) + unseen[:need]
         unseen = unseen[need:]
         original = set(hand) | played[seat]
-        if seat == view.landlord:
-            original -= set(kitty)
+        if seat == view.landlord and view.kitty is not None:
+            original -= set(view.kitty)
         dealt.append(sorted(original))
+    # During the auction the kitty is some of the cards in no hand (a scenario
+    # deal may leave cards out of play, and the view cannot say which).
+    kitty = unseen[: view.options.kitty_size] if view.kitty is None else list(view.kitty)
     from shedkit.doudizhu.rules import State
 
-    state = State(game, rng.randrange(2**63), dealt, kitty, view.first_bidder, None, 1)
+    # A deal that skipped the auction (new_deal(landlord=..., bid=...)) has a
+    # landlord and no bids: it starts in play, else its plays would replay as bids.
+    skipped = view.landlord is not None and not view.bids
+    landlord = view.landlord if skipped else None
+    state = State(game, rng.randrange(2**63), dealt, kitty, view.first_bidder, landlord, view.stake)
     for _, move, cards in view.history:
         state._apply(move, cards if move.size else None)
     return state

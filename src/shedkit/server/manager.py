@@ -84,9 +84,18 @@ def _hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+#: Agents that think for up to seconds a move. Tables move their bots on the event loop, so
+#: these are not offered there until bots think in a pool of their own processes.
+SEARCH_AGENTS: Final = frozenset({"hard", "expert", "pkg-alphabeta"})
+
+
 def agents_for(game_name: str) -> list[str]:
-    """Names of the registered agents that play ``game_name``."""
-    return sorted(n for n, by_game in AGENTS.items() if game_name in by_game or "*" in by_game)
+    """Names of the registered agents that play ``game_name`` at a table."""
+    return sorted(
+        n
+        for n, by_game in AGENTS.items()
+        if (game_name in by_game or "*" in by_game) and n not in SEARCH_AGENTS
+    )
 
 
 def default_agent(game_name: str) -> str:

@@ -1,0 +1,13 @@
+"""Search bots: determinized Monte Carlo over ``game.determinize`` (one engine).
+
+The engine (:mod:`.engine`) knows no game; each game adds a small
+:class:`~.engine.GameKnowledge` (its reward, its rollout policy, an optional
+exact endgame solver) in :mod:`.knowledge`. :mod:`.levels` registers the
+``easy``, ``medium``, ``hard`` and ``expert`` agents for every game.
+"""
+
+from shedkit.agents.search.engine import EpsilonGreedy, GameKnowledge, SearchAgent
+from shedkit.agents.search.knowledge import knowledge_for
+from shedkit.agents.search.levels import LEVELS
+
+__all__ = ["LEVELS", "EpsilonGreedy", "GameKnowledge", "SearchAgent", "knowledge_for"]

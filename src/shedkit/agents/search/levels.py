@@ -1,0 +1,87 @@
+"""Playing levels, registered as agents for every game.
+
+``easy`` is greedy with ε-random moves (between random and greedy),
+``medium`` is greedy, ``hard`` is determinized search on one core (a budget
+that fits about a second per move), ``expert`` the same search with a larger
+budget over several processes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from shedkit.agents.base import make_agent, register_agent
+from shedkit.agents.search.engine import EpsilonGreedy, SearchAgent
+from shedkit.agents.search.knowledge import knowledge_for
+
+__all__ = ["LEVELS", "Level", "make_level"]
+
+
+@dataclass(frozen=True)
+class Level:
+    """One level's settings: ε for ``easy``, the search budget for the others.
+
+    ``playouts`` maps a game's name to its playouts per move: the playout
+    rates differ (greedy rollouts of Dou Di Zhu are the slowest), so each
+    game gets the budget that fits ``seconds`` on one core; ``seconds`` also
+    stops the search on a slower machine.
+    """
+
+    name: str
+    epsilon: float = 0.0
+    playouts: tuple[tuple[str, int], ...] = ()
+    seconds: float | None = None
+    workers: int = 1
+
+
+#: The levels, weakest first; no ``playouts`` means no search.
+LEVELS: dict[str, Level] = {
+    "easy": Level("easy", epsilon=0.5),
+    "medium": Level("medium"),
+    "hard": Level(
+        "hard",
+        playouts=(("doudizhu", 160), ("president", 450), ("dominoes", 1200)),
+        seconds=1.0,
+    ),
+    "expert": Level(
+        "expert",
+        playouts=(("doudizhu", 640), ("president", 1800), ("dominoes", 4800)),
+        seconds=4.0,
+        workers=2,
+    ),
+}
+
+
+def make_level(level: str, game: Any, seed: int = 0) -> Any:
+    """Build the agent of ``level`` for ``game``."""
+    spec = LEVELS.get(level)
+    if spec is None:
+        raise ValueError(f"unknown level {level!r}; valid levels: {', '.join(LEVELS)}")
+    if not spec.playouts:
+        greedy = make_agent("greedy", game, seed)
+        return EpsilonGreedy(greedy, spec.epsilon, seed, spec.name)
+    budget = dict(spec.playouts).get(game.name)
+    if budget is None:
+        raise ValueError(f"level {level!r} has no search budget for {game.name}")
+    return SearchAgent(
+        game,
+        knowledge_for(game),
+        seed,
+        playouts=budget,
+        seconds=spec.seconds,
+        workers=spec.workers,
+        name=spec.name,
+    )
+
+
+def _factory(level: str) -> Any:
+    def build(game: Any, seed: int) -> Any:
+        return make_level(level, game, seed)
+
+    return build
+
+
+for _name in LEVELS:
+    for _game in ("doudizhu", "president", "dominoes"):
+        register_agent(_name, _game, _factory(_name))
