@@ -51,3 +51,18 @@ def test_match_errors() -> None:
     play_match(match)
     with pytest.raises(OptionError, match="over"):
         match.next_deal()
+
+
+def test_a_match_that_does_not_keep_records_returns_each_and_keeps_none() -> None:
+    """keep_records=False: finish_deal returns the record; results hold none of them."""
+    game = shedkit.make("president")
+    kept = Match(game, seed=3, deals=4)
+    flat = Match(game, seed=3, deals=4, keep_records=False)
+    agents = [make_agent("greedy", game, seat) for seat in range(game.num_players)]
+    while not kept.is_over:
+        a = play_deal(kept.next_deal(), agents)
+        b = play_deal(flat.next_deal(), agents)
+        assert kept.finish_deal(a).record == flat.finish_deal(b).record
+    assert all(r.record is not None for r in kept.results)
+    assert all(r.record is None for r in flat.results)
+    assert kept.totals == flat.totals and kept.deals_played == flat.deals_played == 4

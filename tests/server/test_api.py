@@ -182,3 +182,23 @@ def test_replay_errors(client: TestClient) -> None:
     error_of(client.get(f"/api/tables/{tid}/deals/1"), 404, "not_found")
     error_of(client.get("/api/tables/nope/deals"), 404, "not_found")
     assert client.get(f"/api/tables/{tid}/deals/x").status_code == 400
+
+
+def test_a_table_keeps_its_last_deal_summaries_and_no_records_in_memory(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A long match's memory stays flat: records live in the database, summaries are capped."""
+    from shedkit.server import manager as manager_module
+
+    monkeypatch.setattr(manager_module, "SUMMARIES_KEPT", 2)
+    tid = create(client, bots=3, deals=4, seed=5)["id"]
+    for _ in range(4000):
+        got = client.get(f"/api/tables/{tid}").json()
+        if got["status"] == "finished":
+            break
+    assert got["status"] == "finished" and got["deals_played"] == 4
+    deals = client.get(f"/api/tables/{tid}/deals").json()
+    assert [d["number"] for d in deals] == [got["deal_number"] - 1, got["deal_number"]]
+    assert client.get(f"/api/tables/{tid}/deals/1").status_code == 200
+    runtime = client.app.state.manager.table(tid)  # type: ignore[attr-defined]
+    assert all(result.record is None for result in runtime.match.results)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +22,8 @@ class DealResult:
     seed: int
     returns: tuple[int, ...]
     thrown_in: bool
-    record: dict[str, Any]
+    #: ``None`` in :attr:`Match.results` of a match that does not keep its records.
+    record: dict[str, Any] | None
     path: Path | None
 
 
@@ -36,7 +37,10 @@ class Match:
     the positive ``target`` (either may be ``None``); a seat that far behind does not
     end it (DDZ-34, PRE-12, DOM-11). Thrown-in deals are
     redealt and do not count (DDZ-08). With ``records_dir`` each deal's record
-    is written there as ``deal-NNNN.json`` the moment the deal ends.
+    is written there as ``deal-NNNN.json`` the moment the deal ends. With
+    ``keep_records=False`` the results keep no record (``finish_deal`` still
+    returns it): a server that stores every record elsewhere keeps a long
+    match's memory flat.
     """
 
     game: Any
@@ -44,6 +48,7 @@ class Match:
     deals: int | None = None
     target: int | None = None
     records_dir: Path | None = None
+    keep_records: bool = True
     totals: list[int] = field(init=False)
     results: list[DealResult] = field(init=False, default_factory=list)
     attempts: int = field(init=False, default=0)
@@ -91,7 +96,7 @@ class Match:
         if self.records_dir is not None:
             path = save_record(record, Path(self.records_dir) / f"deal-{number:04d}.json")
         result = DealResult(number, state.seed, returns, thrown_in, record, path)
-        self.results.append(result)
+        self.results.append(result if self.keep_records else replace(result, record=None))
         if not thrown_in:
             self.previous = state
         return result

@@ -381,7 +381,7 @@ def create_app(
 
     @app.get("/api/tables/{table_id}/deals")
     async def table_deals(request: Request, table_id: str) -> list[Json]:
-        """The finished deals of a table."""
+        """The last 100 finished deals of a table, oldest first."""
         return manager_of(request).table(table_id).summaries
 
     @app.get("/api/tables/{table_id}/deals/{number}")

@@ -59,6 +59,8 @@ MAX_MESSAGE: Final = 4096
 MAX_NAME: Final = 24
 MAX_CHAT: Final = 300
 CHAT_KEPT: Final = 50
+#: Deal summaries a table keeps in memory (every record stays in the database).
+SUMMARIES_KEPT: Final = 100
 # A connection may send this many messages at once, refilled at RATE per second.
 BURST: Final = 30
 RATE: Final = 10.0
@@ -251,7 +253,10 @@ class TableRuntime:
         target = (
             self.target if self.target is not None else getattr(self.game.options, "target", None)
         )
-        self.match = Match(self.game, seed=seed, deals=self.deals, target=target)
+        # The records are in the database: a match of thousands of deals stays small.
+        self.match = Match(
+            self.game, seed=seed, deals=self.deals, target=target, keep_records=False
+        )
         self.agents = {}
 
     def agent(self, seat: int) -> Agent:
@@ -426,6 +431,7 @@ class Manager:
         for deal in self.storage.load_deals(table_id):
             state = shedkit.replay(deal["record"])
             table.summaries.append(self._summary_line(deal["number"], deal["match"], state))
+            del table.summaries[:-SUMMARIES_KEPT]
             if deal["match"] == table.match_no:
                 # The same deal attempts in the same order give the same seeds and totals.
                 table.match.attempts += 1
@@ -764,12 +770,13 @@ class Manager:
         table.deal_moves.append(str(move))
         state = table.state
         if state.is_over:
-            table.match.finish_deal(state)
-            record = state.record()
+            record = table.match.finish_deal(state).record
+            assert record is not None  # finish_deal returns the record it does not keep
             self.storage.add_deal(
                 table.id, table.deal_counter, table.match_no, table.game_name, record
             )
             table.summaries.append(self._summary_line(table.deal_counter, table.match_no, state))
+            del table.summaries[:-SUMMARIES_KEPT]
             table.status = "finished" if table.match.is_over else "scored"
             for info in table.seats:
                 info.reserved = None  # the hands are public now
