@@ -35,6 +35,9 @@ def available() -> bool:
 class PackageDominoesAgent:
     """Plays a ``dominoes`` package player from shedkit views of the block game."""
 
+    #: Its alpha-beta search takes tens of milliseconds a move: not on a server's loop.
+    thinks_long = True
+
     def __init__(self, game: Any, seed: int = 0, player: Any = None, name: str = "pkg") -> None:
         import dominoes  # type: ignore[import-untyped]
 

@@ -304,6 +304,14 @@ def build_parser() -> argparse.ArgumentParser:
         "--joins-per-minute", type=float, default=30.0, help="seats one address may take a minute"
     )
     serve.add_argument(
+        "--bot-workers",
+        type=int,
+        default=0,
+        metavar="N",
+        help="processes in which search bots (hard, expert) compute their moves "
+        "(default: 0, the cores but one, at most 4)",
+    )
+    serve.add_argument(
         "--allowed-origin",
         action="append",
         default=[],
@@ -344,6 +352,7 @@ def _serve(args: argparse.Namespace, out: Console, err: Console, stdin: TextIO) 
             creates_per_minute=args.creates_per_minute,
             joins_per_minute=args.joins_per_minute,
             allowed_origins=tuple(args.allowed_origin),
+            bot_workers=args.bot_workers,
         )
     except ValueError as bad:
         err.print(f"shedkit serve: {bad}", markup=False)

@@ -37,6 +37,7 @@ from shedkit.core.errors import IllegalMoveError, InvalidMoveError, OptionError,
 from shedkit.core.match import Match
 from shedkit.core.options import options_to_dict
 from shedkit.core.rng import derive_seed
+from shedkit.server.bots import BotPool, Job
 from shedkit.server.serialize import SERIALIZERS, Json, serialize_view
 from shedkit.server.settings import Settings, TokenBucket
 from shedkit.server.storage import Storage
@@ -86,18 +87,9 @@ def _hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-#: Agents that think for up to seconds a move. Tables move their bots on the event loop, so
-#: these are not offered there until bots think in a pool of their own processes.
-SEARCH_AGENTS: Final = frozenset({"hard", "expert", "pkg-alphabeta"})
-
-
 def agents_for(game_name: str) -> list[str]:
     """Names of the registered agents that play ``game_name`` at a table."""
-    return sorted(
-        n
-        for n, by_game in AGENTS.items()
-        if (game_name in by_game or "*" in by_game) and n not in SEARCH_AGENTS
-    )
+    return sorted(n for n, by_game in AGENTS.items() if game_name in by_game or "*" in by_game)
 
 
 def default_agent(game_name: str) -> str:
@@ -240,6 +232,9 @@ class TableRuntime:
     banks: list[float] = field(default_factory=list)
     next_timer: asyncio.TimerHandle | None = None
     next_deadline: float | None = None
+    # The seat whose bot is computing its move in the bot pool, shown to everyone.
+    thinking: int | None = None
+    think_tasks: set[asyncio.Task[None]] = field(default_factory=set)
 
     def __post_init__(self) -> None:
         self.game = shedkit.make(self.game_name, preset=self.preset, **self.options)
@@ -349,6 +344,7 @@ class TableRuntime:
                 "bank": round(self.banks[self.turn_key[2]], 1),
             },
             "next_deal_at": self.next_deadline,
+            "thinking": self.thinking,
         }
 
 
@@ -380,6 +376,8 @@ class Manager:
         self.sweeper: asyncio.Task[None] | None = None
         self.create_limits: dict[str, TokenBucket] = {}
         self.join_limits: dict[str, TokenBucket] = {}
+        self.pool = BotPool(self.settings.bot_workers or None)
+        self.late_answers = 0
 
     # -- start-up and shutdown ---------------------------------------------------------
 
@@ -469,12 +467,13 @@ class Manager:
             with contextlib.suppress(asyncio.CancelledError):
                 await self.sweeper
         for table in self.tables.values():
-            task = table.bot_task
-            if task is not None:
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task
+            for task in [table.bot_task, *table.think_tasks]:
+                if task is not None:
+                    task.cancel()
+                    with contextlib.suppress(asyncio.CancelledError):
+                        await task
             self._stop_timers(table)
+        self.pool.close()
         self.storage.flush(timeout=60.0)
 
     @staticmethod
@@ -840,7 +839,70 @@ class Manager:
                 continue
             if not table.seats[seat].bot_plays:
                 continue
-            self._bot_move(table, seat)
+            if self._thinks_long(table, seat):
+                await self._think(table, seat)
+            else:
+                self._bot_move(table, seat)
+
+    def _thinks_long(self, table: TableRuntime, seat: int) -> bool:
+        """True when the seat's bot computes its moves in the bot pool."""
+        if table.seats[seat].bot in self.settings.pooled_agents:
+            return True
+        return bool(getattr(table.agent(seat), "thinks_long", False))
+
+    async def _think(self, table: TableRuntime, seat: int, clock: bool = False) -> None:
+        """The seat's bot computes the current move in the pool while the loop serves on.
+
+        The answer is applied only if the table is still at the state it was asked about
+        (a player who timed out may have moved meanwhile) and, unless the turn ``clock``
+        ran out, the bot still plays the seat (its player may have come back); a bot that
+        fails or is not back within ``bot_think_limit`` is replaced for this move by the
+        greedy bot.
+        """
+        state, state_id = table.state, table.state_id
+        assert table.deal_start is not None
+        job = Job(
+            start=table.deal_start,
+            moves=tuple(table.deal_moves),
+            seat=seat,
+            agent=table.seats[seat].bot,
+            seed=derive_seed(table.seed, "think", table.match_no, table.deal_counter, state_id),
+        )
+        table.thinking = seat
+        self._changed(table, save=False)
+        move: Any = None
+        try:
+            answer = self.pool.submit(job)
+            text = await asyncio.wait_for(
+                asyncio.wrap_future(answer), self.settings.bot_think_limit
+            )
+            if table.state is state and table.state_id == state_id:
+                move = state.game.parse_move(text, state)
+        except Exception:
+            log.exception("bot %s failed at table %s", table.seats[seat].bot, table.id)
+            move = None
+            if table.state is state and table.state_id == state_id:
+                move = self._quick_move(table, seat)
+        finally:
+            if table.thinking == seat:
+                table.thinking = None
+        current = table.state is state and table.state_id == state_id
+        if not current or move is None or not (clock or table.seats[seat].bot_plays):
+            self.late_answers += 1
+            self._changed(table, save=False)  # the "thinking" mark is gone
+            return
+        state.apply(move, seat)
+        self._moved(table, move)
+
+    def _quick_move(self, table: TableRuntime, seat: int) -> Any:
+        """The greedy bot's move for ``seat`` (the first legal move if it fails)."""
+        state = table.state
+        try:
+            seed = derive_seed(table.seed, "fallback", table.deal_counter, table.state_id)
+            return make_agent("greedy", table.game, seed).act(state.view(seat))
+        except Exception:
+            log.exception("the greedy stand-in failed at table %s", table.id)
+            return state.legal_moves()[0]
 
     def _bot_move(self, table: TableRuntime, seat: int) -> None:
         """The seat's bot plays the current move (a faulty bot plays the first legal one)."""
@@ -905,7 +967,15 @@ class Manager:
         self.timeouts += 1
         if info.timeouts >= self.settings.timeouts_before_away:
             info.away = True
-        self._bot_move(table, seat)
+        if info.away:
+            self._kick(table)  # the bot runner plays for an away seat, in the pool if need be
+        elif self._thinks_long(table, seat):
+            # Never a search on the loop: the pool computes it, the clock is off meanwhile.
+            task = asyncio.get_running_loop().create_task(self._think(table, seat, clock=True))
+            table.think_tasks.add(task)
+            task.add_done_callback(table.think_tasks.discard)
+        else:
+            self._bot_move(table, seat)
 
     def _auto_next(self, table: TableRuntime, deal_counter: int) -> None:
         table.next_timer, table.next_deadline = None, None

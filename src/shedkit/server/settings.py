@@ -27,7 +27,10 @@ class Settings:
     until the player is back). ``next_deal_after`` deals the next hand of a table whose
     players do not press "next". ``allowed_origins`` are extra browser origins allowed to
     open a WebSocket besides the page's own; ``trusted_hosts`` are the ``Host`` names
-    served (``("*",)``: any).
+    served (``("*",)``: any). Bots that think long (search levels) move in ``bot_workers``
+    processes of their own (0: the cores but one, at most 4); a move not back within
+    ``bot_think_limit`` seconds is made by the greedy bot instead. ``pooled_agents`` names
+    further agents whose moves go to those processes.
     """
 
     bot_delay: float = 0.6
@@ -48,12 +51,17 @@ class Settings:
     allowed_origins: tuple[str, ...] = ()
     trusted_hosts: tuple[str, ...] = LOOPBACK_HOSTS
     replay_cache: int = 64
+    bot_workers: int = 0
+    bot_think_limit: float = 15.0
+    pooled_agents: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.turn_clock < 0 or self.time_bank < 0:
             raise ValueError("turn_clock and time_bank are seconds, 0 or more")
         if self.max_tables < 1 or self.tables_per_client < 1:
             raise ValueError("max_tables and tables_per_client must be at least 1")
+        if self.bot_workers < 0 or self.bot_think_limit <= 0:
+            raise ValueError("bot_workers must be 0 or more and bot_think_limit positive")
 
 
 @dataclass

@@ -139,6 +139,9 @@ class SearchAgent:
     budget over that many processes (root parallelism).
     """
 
+    #: A move takes up to ``seconds``: servers compute it away from their event loop.
+    thinks_long = True
+
     def __init__(
         self,
         game: Any,
