@@ -453,7 +453,7 @@ class MatchTUI:
                     return False
                 move = picked
             else:
-                move = self.agents[seat].act(state.view(seat))
+                move = self.bot_move(state, seat)
                 state.apply(move, seat=seat)
                 if self.delay:
                     time.sleep(self.delay)
@@ -463,6 +463,16 @@ class MatchTUI:
             for line in lines:
                 self.console.print("  " + line, highlight=False)
         return True
+
+    def bot_move(self, state: Any, seat: int) -> Any:
+        """The bot's move; a bot that searches shows it is thinking meanwhile."""
+        agent = self.agents[seat]
+        view = state.view(seat)
+        quick = not getattr(agent, "thinks_long", False) or len(view.legal_moves) < 2
+        if quick or not self.console.is_terminal:
+            return agent.act(view)
+        with self.console.status(f"{self.short[seat]} is thinking…", spinner="dots"):
+            return agent.act(view)
 
     # -- the human's turn --------------------------------------------------------
 

@@ -208,7 +208,10 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--preset", default="standard", help="rules preset (default: standard)")
     play.add_argument("--seed", type=int, default=None, help="match seed (default: random)")
     play.add_argument(
-        "--bots", default="greedy", help="the bots' agent: greedy or random (default: greedy)"
+        "--bots",
+        default="greedy",
+        help="the bots' agent or level: random, easy, medium (greedy), hard or expert "
+        "(search: seconds a move), or any registered agent (default: greedy)",
     )
     play.add_argument("--seat", type=int, default=0, help="your seat (default: 0)")
     play.add_argument(
