@@ -129,11 +129,11 @@ async def load(args: argparse.Namespace, base: str) -> dict[str, Any]:
     limits = httpx.Limits(max_connections=20)
     async with httpx.AsyncClient(base_url=base, timeout=30, limits=limits) as http:
         players_per_table = {"doudizhu": 3, "president": 4, "dominoes": 4}[args.game]
-        for _ in range(args.tables):
-            r = await http.post(
-                "/api/tables",
-                json={"game": args.game, "bots": players_per_table, "deals": 200},
-            )
+        for i in range(args.tables):
+            body: dict[str, Any] = {"game": args.game, "bots": players_per_table, "deals": 200}
+            if i < args.hard_tables:
+                body["bot"] = "hard"  # searches in the server's bot processes
+            r = await http.post("/api/tables", json=body)
             r.raise_for_status()
         rng = random.Random(args.seed)
         players = [
@@ -182,20 +182,25 @@ def main() -> int:
     parser.add_argument("--game", default="doudizhu", choices=["doudizhu", "president", "dominoes"])
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--db", default=None, help="SQLAlchemy URL (default: a temporary file)")
+    parser.add_argument(
+        "--hard-tables", type=int, default=0, help="of the bot-only tables, how many seat hard bots"
+    )
+    parser.add_argument("--bot-workers", type=int, default=0, help="the server's bot processes")
     args = parser.parse_args()
     # Other work on the machine shows in the tail latency: report the load around the run.
     load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as tmp:
         db = args.db or f"sqlite:///{Path(tmp) / 'load.db'}"
         port = free_port()
-        server = start_server(db, port, args.bot_delay)
+        server = start_server(db, port, args.bot_delay, ("--bot-workers", str(args.bot_workers)))
         try:
             report = asyncio.run(load(args, f"http://127.0.0.1:{port}"))
         finally:
             server.terminate()
             server.wait(timeout=30)
     print(
-        f"load: {args.tables} bot-only tables + {args.clients} WebSocket players, {args.game}, "
+        f"load: {args.tables} bot-only tables ({args.hard_tables} with hard bots) + "
+        f"{args.clients} WebSocket players, {args.game}, "
         f"bot delay {args.bot_delay} s, {os.cpu_count()} CPUs, Python {platform.python_version()}, "
         f"load average before/after {load_before:.2f}/{os.getloadavg()[0]:.2f}"
     )

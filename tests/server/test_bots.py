@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import multiprocessing
 import time
 from pathlib import Path
 
@@ -44,6 +45,17 @@ def test_a_pool_worker_gives_the_same_move_for_the_same_seed() -> None:
         assert answers == {think(job)}
     finally:
         pool.close()
+
+
+def test_closing_the_pool_ends_its_workers_even_mid_search() -> None:
+    """A stopping server waits for no search: its bot processes are gone at once."""
+    pool = BotPool(1)
+    pool.submit(_job("greedy")).result(timeout=120)
+    workers = multiprocessing.active_children()
+    assert workers
+    pool.submit(_job("expert"))  # still searching when the pool closes
+    pool.close()
+    assert not [w for w in workers if w.is_alive()]
 
 
 def _bot_only_record(db: str) -> list[str]:

@@ -14,8 +14,9 @@ which move.
 from __future__ import annotations
 
 import multiprocessing
+import multiprocessing.pool
 import os
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Any
 
@@ -59,24 +60,34 @@ def default_workers() -> int:
 
 
 class BotPool:
-    """A pool of worker processes for bot moves, started on the first move it is given."""
+    """A pool of worker processes for bot moves, started on the first move it is given.
+
+    A :mod:`multiprocessing` pool rather than a ``ProcessPoolExecutor``: a server that
+    stops must not wait for searches nobody needs any more, and only this pool can
+    terminate its workers.
+    """
 
     def __init__(self, workers: int | None = None) -> None:
         if workers is not None and workers < 1:
             raise ValueError(f"bot workers must be at least 1, not {workers!r}")
         self.workers = workers or default_workers()
-        self._executor: ProcessPoolExecutor | None = None
+        self._pool: multiprocessing.pool.Pool | None = None
 
     def submit(self, job: Job) -> Future[str]:
         """Start computing ``job`` in a worker; the future holds the move's notation."""
-        if self._executor is None:
+        if self._pool is None:
             # Fresh interpreters, not forks: the server's threads and sockets stay behind.
-            context = multiprocessing.get_context("spawn")
-            self._executor = ProcessPoolExecutor(self.workers, mp_context=context)
-        return self._executor.submit(think, job)
+            self._pool = multiprocessing.get_context("spawn").Pool(self.workers)
+        answer: Future[str] = Future()
+        answer.set_running_or_notify_cancel()
+        self._pool.apply_async(
+            think, (job,), callback=answer.set_result, error_callback=answer.set_exception
+        )
+        return answer
 
     def close(self) -> None:
-        """Stop the workers; moves still being computed are abandoned."""
-        if self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
-            self._executor = None
+        """Stop the workers at once; moves still being computed are abandoned."""
+        if self._pool is not None:
+            self._pool.terminate()
+            self._pool.join()
+            self._pool = None
