@@ -17,10 +17,10 @@ import functools
 import hashlib
 import math
 import random
-import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
+from shedkit.core.args import is_int, seat_arg, seed_arg, view_seat_arg
 from shedkit.core.bits import claim, mask_of, members
 from shedkit.core.errors import IllegalMoveError, SetupError, ShedkitError
 from shedkit.core.game import GameBase
@@ -125,7 +125,7 @@ class Dominoes(GameBase[Move, "State"]):
     def __repr__(self) -> str:
         return f"<Dominoes preset={self.preset!r} {self.options}>"
 
-    def parse_move(self, text: str, state: State | None = None) -> Move:
+    def parse_move(self, text: object, state: State | None = None) -> Move:
         """Read a move in DOM-41 notation (``3-5@R``, ``6-6``, ``draw``, ``pass``)."""
         return parse_move(text, self.tables, state)
 
@@ -149,12 +149,12 @@ class Dominoes(GameBase[Move, "State"]):
 
     def new_deal(
         self,
-        seed: int | None = None,
+        seed: object = None,
         hands: Sequence[str | Sequence[int] | None] | None = None,
         *,
         boneyard: str | Sequence[int] | None = None,
-        leader: int | None = None,
-        lead_tile: int | None = None,
+        leader: object = None,
+        lead_tile: object = None,
     ) -> State:
         """Deal a new hand, deterministic from ``seed`` (DOM-03, DOM-04, DOM-05).
 
@@ -166,10 +166,7 @@ class Dominoes(GameBase[Move, "State"]):
         first hand's leader per ``first_player``; ``lead_tile`` (with
         ``leader``) forces the first tile, as DOM-04 does.
         """
-        if seed is None:
-            seed = secrets.randbits(63)
-        if not isinstance(seed, int) or isinstance(seed, bool):
-            raise SetupError(f"seed must be an integer, not {seed!r}")
+        seed = seed_arg(seed)
         opts = self.options
         n = opts.players
         size = opts.tiles_per_hand
@@ -210,8 +207,8 @@ class Dominoes(GameBase[Move, "State"]):
         seed: int,
         dealt: list[list[int]],
         pile: list[int],
-        leader: int | None,
-        lead_tile: int | None,
+        leader: object,
+        lead_tile: object,
     ) -> State:
         """Pick the first player (DOM-04, DOM-05) and make the state."""
         opts = self.options
@@ -226,9 +223,9 @@ class Dominoes(GameBase[Move, "State"]):
                 leader, lead_tile = self._highest_tile(dealt)
                 if opts.variant == "fives":
                     lead_tile = None  # DOM-21: the first tile need not be a double
-        elif leader not in range(n) or isinstance(leader, bool):
-            raise SetupError(f"leader must be a seat 0…{n - 1}, not {leader!r}")
-        if lead_tile is not None and lead_tile not in dealt[leader]:
+        else:
+            leader = seat_arg(leader, n, "leader")
+        if lead_tile is not None and (not is_int(lead_tile) or lead_tile not in dealt[leader]):
             raise SetupError(f"lead_tile {lead_tile!r} is not in the hand of seat {leader}")
         return State(self, seed, dealt, pile, leader, -1 if lead_tile is None else lead_tile)
 
@@ -272,29 +269,33 @@ class Dominoes(GameBase[Move, "State"]):
         )
 
 
+# The attributes of a State, which clone() copies (one list for both).
+_STATE_SLOTS: Final = (
+    "_legal",
+    "_returns",
+    "_t",
+    "board",
+    "boneyard",
+    "current_player",
+    "dealt",
+    "drawn",
+    "end_reason",
+    "game",
+    "hands",
+    "history",
+    "lead_tile",
+    "leader",
+    "phase",
+    "points",
+    "seed",
+    "winner",
+)
+
+
 class State:
     """One hand in progress. ``apply`` changes it in place; ``clone`` copies it."""
 
-    __slots__ = (
-        "_legal",
-        "_returns",
-        "_t",
-        "board",
-        "boneyard",
-        "current_player",
-        "dealt",
-        "drawn",
-        "end_reason",
-        "game",
-        "hands",
-        "history",
-        "lead_tile",
-        "leader",
-        "phase",
-        "points",
-        "seed",
-        "winner",
-    )
+    __slots__ = _STATE_SLOTS
 
     def __init__(
         self,
@@ -304,7 +305,14 @@ class State:
         boneyard: list[int],
         leader: int,
         lead_tile: int,
+        *,
+        source: State | None = None,
     ) -> None:
+        if source is not None:
+            # clone(): compiled classes have no __new__ that skips __init__, so copy here.
+            for name in _STATE_SLOTS:
+                setattr(self, name, getattr(source, name))
+            return
         self.game = game
         self._t = game.tables
         self.seed = seed
@@ -422,7 +430,7 @@ class State:
 
     # -- moves -----------------------------------------------------------------
 
-    def apply(self, move: Move, seat: int | None = None) -> None:
+    def apply(self, move: object, seat: object = None) -> None:
         """Make ``move`` for the current player; an illegal move raises and changes nothing."""
         legal = self._legal
         if legal is None:
@@ -575,9 +583,7 @@ class State:
 
     def clone(self) -> State:
         """An independent copy (the game and the move objects are shared)."""
-        new = State.__new__(State)
-        for name in State.__slots__:
-            setattr(new, name, getattr(self, name))
+        new = State(self.game, self.seed, [], [], 0, -1, source=self)
         new.hands = self.hands.copy()
         new.board = self.board.copy()
         new.history = self.history.copy()
@@ -590,11 +596,10 @@ class State:
             return list(self._returns)
         return [self.points[side] for side in self.game.side_of]
 
-    def view(self, seat: int | None) -> View:
+    def view(self, seat: object) -> View:
         """What ``seat`` may know: its own hand and draws, tile counts, never the boneyard order."""
         n = self.num_players
-        if seat is not None and (seat not in range(n) or isinstance(seat, bool)):
-            raise ValueError(f"seat must be 0…{n - 1} or None, not {seat!r}")
+        seat = view_seat_arg(seat, n)
         tables = self.game.tables
         history = tuple(
             (who, move, drawn if who == seat else -1, scored)

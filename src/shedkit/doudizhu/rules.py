@@ -14,10 +14,10 @@
 from __future__ import annotations
 
 import random
-import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
+from shedkit.core.args import seat_arg, seed_arg, view_seat_arg
 from shedkit.core.bits import claim, mask_of, members
 from shedkit.core.errors import IllegalMoveError, SetupError, ShedkitError
 from shedkit.core.game import GameBase
@@ -85,7 +85,7 @@ class DouDizhu(GameBase[Move, "State"]):
     def __repr__(self) -> str:
         return f"<DouDizhu preset={self.preset!r} {self.options}>"
 
-    def parse_move(self, text: str, state: State | None = None) -> Move:
+    def parse_move(self, text: object, state: State | None = None) -> Move:
         """Read a move in DDZ-51 notation; the state settles ambiguous readings."""
         return parse_move(text, self.tables, state)
 
@@ -95,13 +95,13 @@ class DouDizhu(GameBase[Move, "State"]):
 
     def new_deal(
         self,
-        seed: int | None = None,
+        seed: object = None,
         hands: Sequence[str | Sequence[int] | None] | None = None,
         *,
         kitty: str | Sequence[int] | None = None,
-        first_bidder: int | None = None,
-        landlord: int | None = None,
-        bid: int = 1,
+        first_bidder: object = None,
+        landlord: object = None,
+        bid: object = 1,
     ) -> State:
         """Deal a new hand, deterministic from ``seed``.
 
@@ -114,10 +114,7 @@ class DouDizhu(GameBase[Move, "State"]):
         no kitty, the kitty is the rest of the pack if the hands are full-sized
         and there is an auction, else empty.
         """
-        if seed is None:
-            seed = secrets.randbits(63)
-        if not isinstance(seed, int) or isinstance(seed, bool):
-            raise SetupError(f"seed must be an integer, not {seed!r}")
+        seed = seed_arg(seed)
         opts = self.options
         n = opts.players
         rng = random.Random(seed)
@@ -149,15 +146,14 @@ class DouDizhu(GameBase[Move, "State"]):
         if kitty_cards is None:
             kitty_cards, rest = rest[: opts.kitty_size], rest[opts.kitty_size :]
         if first_bidder is None:
-            first_bidder = rng.randrange(n)
-        elif first_bidder not in range(n):
-            raise SetupError(f"first_bidder must be a seat 0…{n - 1}, not {first_bidder!r}")
-        if landlord is not None:
-            if landlord not in range(n):
-                raise SetupError(f"landlord must be a seat 0…{n - 1}, not {landlord!r}")
-            if bid not in (1, 2, 3):
-                raise SetupError(f"bid must be 1, 2 or 3, not {bid!r}")
-        return State(self, seed, dealt, kitty_cards, first_bidder, landlord, bid)
+            bidder = rng.randrange(n)
+        else:
+            bidder = seat_arg(first_bidder, n, "first_bidder")
+        lord = None if landlord is None else seat_arg(landlord, n, "landlord")
+        if lord is not None and (not isinstance(bid, int) or bid not in (1, 2, 3)):
+            raise SetupError(f"bid must be 1, 2 or 3, not {bid!r}")
+        stake = bid if isinstance(bid, int) else 1
+        return State(self, seed, dealt, kitty_cards, bidder, lord, stake)
 
     def _take_cards(self, spec: str | Sequence[int], free: set[int], what: str) -> list[int]:
         """Take the cards ``spec`` names out of ``free``; bare ranks take the lowest suit free."""
@@ -214,36 +210,40 @@ class DouDizhu(GameBase[Move, "State"]):
         )
 
 
+# The attributes of a State, which clone() copies (one list for both).
+_STATE_SLOTS: Final = (
+    "_legal",
+    "bids",
+    "bombs",
+    "current_player",
+    "dealt",
+    "first_bidder",
+    "game",
+    "hands",
+    "high_bid",
+    "high_bidder",
+    "history",
+    "kitty",
+    "landlord",
+    "last_play",
+    "last_player",
+    "out_of_auction",
+    "passes",
+    "phase",
+    "played",
+    "plays",
+    "rank_counts",
+    "seed",
+    "thrown_in",
+    "trick_start",
+    "winner",
+)
+
+
 class State:
     """One deal in progress. ``apply`` changes it in place; ``clone`` copies it."""
 
-    __slots__ = (
-        "_legal",
-        "bids",
-        "bombs",
-        "current_player",
-        "dealt",
-        "first_bidder",
-        "game",
-        "hands",
-        "high_bid",
-        "high_bidder",
-        "history",
-        "kitty",
-        "landlord",
-        "last_play",
-        "last_player",
-        "out_of_auction",
-        "passes",
-        "phase",
-        "played",
-        "plays",
-        "rank_counts",
-        "seed",
-        "thrown_in",
-        "trick_start",
-        "winner",
-    )
+    __slots__ = _STATE_SLOTS
 
     def __init__(
         self,
@@ -254,7 +254,14 @@ class State:
         first_bidder: int,
         landlord: int | None,
         bid: int,
+        *,
+        source: State | None = None,
     ) -> None:
+        if source is not None:
+            # clone(): compiled classes have no __new__ that skips __init__, so copy here.
+            for name in _STATE_SLOTS:
+                setattr(self, name, getattr(source, name))
+            return
         n = game.num_players
         self.game = game
         self.seed = seed
@@ -361,7 +368,7 @@ class State:
 
     # -- moves -----------------------------------------------------------------
 
-    def apply(self, move: Move, seat: int | None = None) -> None:
+    def apply(self, move: object, seat: object = None) -> None:
         """Play ``move`` for the current player (or check it is ``seat``'s turn first).
 
         Raises :class:`IllegalMoveError`, leaving the state unchanged, if the move
@@ -507,9 +514,7 @@ class State:
 
     def clone(self) -> State:
         """An independent copy (the game and the move objects are shared)."""
-        new = State.__new__(State)
-        for name in State.__slots__:
-            setattr(new, name, getattr(self, name))
+        new = State(self.game, self.seed, [], [], 0, None, 1, source=self)
         new.hands = self.hands.copy()
         new.rank_counts = [c.copy() for c in self.rank_counts]
         new.bids = self.bids.copy()
@@ -519,11 +524,10 @@ class State:
         new.history = self.history.copy()
         return new
 
-    def view(self, seat: int | None) -> View:
+    def view(self, seat: object) -> View:
         """What ``seat`` may know (DDZ-10: the kitty once shown); ``None`` for a spectator."""
         n = self.num_players
-        if seat is not None and seat not in range(n):
-            raise ValueError(f"seat must be 0…{n - 1} or None, not {seat!r}")
+        seat = view_seat_arg(seat, n)
         revealed = self.landlord is not None
         return View(
             seat=seat,
