@@ -20,6 +20,7 @@ __all__ = ["HOT_MODULES", "compiled_modules", "describe"]
 #: The modules a compiled build compiles: move generation, state updates and views.
 HOT_MODULES: Final = (
     "shedkit.core.bits",
+    "shedkit.core.rng",
     "shedkit.doudizhu.combos",
     "shedkit.doudizhu.actions",
     "shedkit.doudizhu.movegen",

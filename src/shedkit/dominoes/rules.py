@@ -26,6 +26,7 @@ from shedkit.core.errors import IllegalMoveError, SetupError, ShedkitError
 from shedkit.core.game import GameBase
 from shedkit.core.info import GameInfo
 from shedkit.core.options import build_options, options_to_dict
+from shedkit.core.rng import randbelow, shuffle
 from shedkit.dominoes.actions import Tables, tables_for
 from shedkit.dominoes.combos import DRAW, END_NAMES, PASS, Move
 from shedkit.dominoes.movegen import board_count, empty_board, legal_plays, place, playable_mask
@@ -186,7 +187,7 @@ class Dominoes(GameBase[Move, "State"]):
                     given[seat] = self._take(hand, free, f"hand of seat {seat}")
         kept = [] if boneyard is None else self._take(boneyard, free, "boneyard")
         rest = sorted(free)
-        rng.shuffle(rest)
+        shuffle(rng, rest)
         dealt = []
         for seat in range(n):
             hand = given[seat]
@@ -218,7 +219,7 @@ class Dominoes(GameBase[Move, "State"]):
                 raise SetupError("lead_tile needs a leader")
             if opts.first_player == "draw":
                 rng = rng or random.Random(seed)
-                leader = rng.randrange(n)  # DOM-04: lots drawn for the first lead
+                leader = randbelow(rng, n)  # DOM-04: lots drawn for the first lead
             else:
                 leader, lead_tile = self._highest_tile(dealt)
                 if opts.variant == "fives":

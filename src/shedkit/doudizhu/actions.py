@@ -59,6 +59,16 @@ def multisets(avail: list[tuple[int, int]], k: int) -> list[tuple[int, ...]]:
     """All ascending rank tuples of size ``k`` taking at most ``cap`` of each ``(rank, cap)``."""
     out: list[tuple[int, ...]] = []
     n = len(avail)
+    if k == 2 and all(avail[i][0] < avail[i + 1][0] for i in range(n - 1)):
+        # Two kickers (four with two, two-trio planes) are most of the calls: list them
+        # directly, already in ascending order, without the recursion.
+        for i in range(n):
+            rank, cap = avail[i]
+            if cap >= 2:
+                out.append((rank, rank))
+            for j in range(i + 1, n):
+                out.append((rank, avail[j][0]))
+        return out
     room = [0] * (n + 1)
     for i in range(n - 1, -1, -1):
         room[i] = room[i + 1] + avail[i][1]

@@ -23,6 +23,7 @@ from shedkit.core.errors import IllegalMoveError, SetupError, ShedkitError
 from shedkit.core.game import GameBase
 from shedkit.core.info import GameInfo
 from shedkit.core.options import build_options, options_to_dict
+from shedkit.core.rng import randbelow, shuffle
 from shedkit.doudizhu.actions import Tables, tables_for
 from shedkit.doudizhu.combos import (
     CARDS_PER_PACK,
@@ -33,7 +34,7 @@ from shedkit.doudizhu.combos import (
     card_rank,
     card_str,
 )
-from shedkit.doudizhu.movegen import lead_moves, response_moves
+from shedkit.doudizhu.movegen import bomb_ranks, lead_moves, response_moves
 from shedkit.doudizhu.notation import parse_move, parse_ranks
 from shedkit.doudizhu.options import PRESETS, Options
 from shedkit.doudizhu.view import View
@@ -128,7 +129,7 @@ class DouDizhu(GameBase[Move, "State"]):
                     given[seat] = self._take_cards(hand, free, f"hand of seat {seat}")
         kitty_cards = None if kitty is None else self._take_cards(kitty, free, "kitty")
         rest = sorted(free)
-        rng.shuffle(rest)
+        shuffle(rng, rest)
         if all(h is not None for h in given) and kitty_cards is None:
             # Every hand given: the kitty is the rest when the hands are full-sized,
             # else the deal has no kitty beyond what the landlord already holds.
@@ -146,7 +147,7 @@ class DouDizhu(GameBase[Move, "State"]):
         if kitty_cards is None:
             kitty_cards, rest = rest[: opts.kitty_size], rest[opts.kitty_size :]
         if first_bidder is None:
-            bidder = rng.randrange(n)
+            bidder = randbelow(rng, n)
         else:
             bidder = seat_arg(first_bidder, n, "first_bidder")
         lord = None if landlord is None else seat_arg(landlord, n, "landlord")
@@ -214,6 +215,7 @@ class DouDizhu(GameBase[Move, "State"]):
 _STATE_SLOTS: Final = (
     "_legal",
     "bids",
+    "bomb_masks",
     "bombs",
     "current_player",
     "dealt",
@@ -274,6 +276,8 @@ class State:
             counts = self.rank_counts[seat]
             for c in hand:
                 counts[card_rank(c)] += 1
+        # Ranks each seat holds four of, kept up to date instead of searched for every move.
+        self.bomb_masks = [bomb_ranks(c) for c in self.rank_counts]
         self.bids: list[tuple[int, Move]] = []
         self.high_bid = 0
         self.high_bidder = -1
@@ -329,9 +333,10 @@ class State:
         elif self.phase == "auction":
             legal = (t.moves[0], *t.bids[self.high_bid :])
         elif self.last_play is None:
-            legal = tuple(lead_moves(self.rank_counts[seat], t))
+            legal = tuple(lead_moves(self.rank_counts[seat], t, self.bomb_masks[seat]))
         else:
-            legal = tuple(response_moves(self.rank_counts[seat], t, self.last_play))
+            last = self.last_play
+            legal = tuple(response_moves(self.rank_counts[seat], t, last, self.bomb_masks[seat]))
         self._legal = legal
         return legal
 
@@ -459,6 +464,12 @@ class State:
                 hand ^= 1 << c
             for r in ranks:
                 counts[r] -= 1
+        held = self.bomb_masks[seat]
+        if held:
+            for r in ranks:
+                if counts[r] < 4:
+                    held &= ~(1 << r)
+            self.bomb_masks[seat] = held
         self.hands[seat] = hand
         self.played[seat] += cards
         self.history.append((seat, move, cards))
@@ -504,6 +515,7 @@ class State:
         for c in self.kitty:
             self.hands[landlord] |= 1 << c
             counts[card_rank(c)] += 1
+        self.bomb_masks[landlord] = bomb_ranks(counts)
         self.phase = "play"
         self.passes = 0
         self.trick_start = len(self.history)
@@ -517,6 +529,7 @@ class State:
         new = State(self.game, self.seed, [], [], 0, None, 1, source=self)
         new.hands = self.hands.copy()
         new.rank_counts = [c.copy() for c in self.rank_counts]
+        new.bomb_masks = self.bomb_masks.copy()
         new.bids = self.bids.copy()
         new.out_of_auction = self.out_of_auction.copy()
         new.plays = self.plays.copy()

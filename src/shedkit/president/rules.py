@@ -22,6 +22,7 @@ from shedkit.core.errors import IllegalMoveError, SetupError, ShedkitError
 from shedkit.core.game import GameBase
 from shedkit.core.info import GameInfo
 from shedkit.core.options import build_options, options_to_dict
+from shedkit.core.rng import randbelow, shuffle
 from shedkit.president.actions import Tables, tables_for
 from shedkit.president.combos import EIGHT, JOKER, PASS, Move, card_str
 from shedkit.president.movegen import play_keys
@@ -124,7 +125,7 @@ class President(GameBase[Move, "State"]):
                     given[seat] = self._take(hand, free, f"hand of seat {seat}")
         kept = None if leftover is None else self._take(leftover, free, "leftover")
         rest = sorted(free)
-        rng.shuffle(rest)
+        shuffle(rng, rest)
         dealt = []
         for seat in range(n):
             hand = given[seat]
@@ -134,7 +135,7 @@ class President(GameBase[Move, "State"]):
                     raise SetupError("not enough cards left to deal the hands not given")
             dealt.append(sorted(hand))
         out_of_play = sorted((kept or []) + rest)
-        dealer = rng.randrange(n) if dealer is None else seat_arg(dealer, n, "dealer")
+        dealer = randbelow(rng, n) if dealer is None else seat_arg(dealer, n, "dealer")
         exchanges: list[tuple[int, int, int]] = []
         if opts.tax and previous_order is not None:
             order = list(previous_order)
