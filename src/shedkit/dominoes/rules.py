@@ -123,6 +123,10 @@ class Dominoes(GameBase[Move, "State"]):
             max_game_length=options.players * (t.num_tiles + boneyard),
         )
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickle by options and preset (compiled classes need it)."""
+        return type(self), (self.options, self.preset)
+
     def __repr__(self) -> str:
         return f"<Dominoes preset={self.preset!r} {self.options}>"
 
@@ -308,11 +312,16 @@ class State:
         lead_tile: int,
         *,
         source: State | None = None,
+        attrs: dict[str, Any] | None = None,
     ) -> None:
+        # clone() and unpickling: compiled classes have no __new__ that skips __init__.
         if source is not None:
-            # clone(): compiled classes have no __new__ that skips __init__, so copy here.
             for name in _STATE_SLOTS:
                 setattr(self, name, getattr(source, name))
+            return
+        if attrs is not None:
+            for name in _STATE_SLOTS:
+                setattr(self, name, attrs[name])
             return
         self.game = game
         self._t = game.tables
@@ -582,6 +591,10 @@ class State:
 
     # -- copies, views, records ------------------------------------------------
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickle as the game and every attribute (compiled classes need it)."""
+        return _unpickle_state, (self.game, {name: getattr(self, name) for name in _STATE_SLOTS})
+
     def clone(self) -> State:
         """An independent copy (the game and the move objects are shared)."""
         new = State(self.game, self.seed, [], [], 0, -1, source=self)
@@ -657,3 +670,8 @@ class State:
 def make(preset: str = "standard", **options: Any) -> Dominoes:
     """Build the game from a preset and option overrides (validated)."""
     return Dominoes(build_options(Options, PRESETS, preset, options, "dominoes"), preset)
+
+
+def _unpickle_state(game: Dominoes, attrs: dict[str, Any]) -> State:
+    """The state :meth:`State.__reduce__` pickled."""
+    return State(game, 0, [], [], 0, -1, attrs=attrs)

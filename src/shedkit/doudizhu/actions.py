@@ -13,6 +13,7 @@ import functools
 import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from shedkit.doudizhu.combos import BJ, KINDS, NRANKS, PASS, RJ, TWO, Move
 from shedkit.doudizhu.options import Options
@@ -90,6 +91,10 @@ def multisets(avail: list[tuple[int, int]], k: int) -> list[tuple[int, ...]]:
 
 class Tables:
     """Interned moves and per-kind lookup tables for one set of options."""
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickle as the options: unpickling gets the cached tables (compiled classes need it)."""
+        return tables_for, (self.opts,)
 
     def __init__(self, opts: Options) -> None:
         self.opts = opts

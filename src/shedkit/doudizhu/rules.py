@@ -83,6 +83,10 @@ class DouDizhu(GameBase[Move, "State"]):
             max_game_length=3 + 2 * (n - 1) + 2 * (n - 2) + n * len(self.deck),
         )
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickle by options and preset (compiled classes need it)."""
+        return type(self), (self.options, self.preset)
+
     def __repr__(self) -> str:
         return f"<DouDizhu preset={self.preset!r} {self.options}>"
 
@@ -233,6 +237,7 @@ _STATE_SLOTS: Final = (
     "passes",
     "phase",
     "played",
+    "played_counts",
     "plays",
     "rank_counts",
     "seed",
@@ -258,11 +263,16 @@ class State:
         bid: int,
         *,
         source: State | None = None,
+        attrs: dict[str, Any] | None = None,
     ) -> None:
+        # clone() and unpickling: compiled classes have no __new__ that skips __init__.
         if source is not None:
-            # clone(): compiled classes have no __new__ that skips __init__, so copy here.
             for name in _STATE_SLOTS:
                 setattr(self, name, getattr(source, name))
+            return
+        if attrs is not None:
+            for name in _STATE_SLOTS:
+                setattr(self, name, attrs[name])
             return
         n = game.num_players
         self.game = game
@@ -289,6 +299,8 @@ class State:
         self.bombs = 0
         self.plays = [0] * n
         self.played: list[list[int]] = [[] for _ in range(n)]
+        # Rank counts of what each seat has played, kept for encoders (the envs).
+        self.played_counts = [[0] * NRANKS for _ in range(n)]
         self.history: list[tuple[int, Move, tuple[int, ...]]] = []
         self.thrown_in = False
         self.trick_start = 0
@@ -464,6 +476,9 @@ class State:
                 hand ^= 1 << c
             for r in ranks:
                 counts[r] -= 1
+        played = self.played_counts[seat]
+        for r in ranks:
+            played[r] += 1
         held = self.bomb_masks[seat]
         if held:
             for r in ranks:
@@ -524,12 +539,17 @@ class State:
 
     # -- copies, views, records ------------------------------------------------
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickle as the game and every attribute (compiled classes need it)."""
+        return _unpickle_state, (self.game, {name: getattr(self, name) for name in _STATE_SLOTS})
+
     def clone(self) -> State:
         """An independent copy (the game and the move objects are shared)."""
         new = State(self.game, self.seed, [], [], 0, None, 1, source=self)
         new.hands = self.hands.copy()
         new.rank_counts = [c.copy() for c in self.rank_counts]
         new.bomb_masks = self.bomb_masks.copy()
+        new.played_counts = [c.copy() for c in self.played_counts]
         new.bids = self.bids.copy()
         new.out_of_auction = self.out_of_auction.copy()
         new.plays = self.plays.copy()
@@ -614,3 +634,8 @@ class State:
 def make(preset: str = "standard", **options: Any) -> DouDizhu:
     """Build the game from a preset and option overrides (validated)."""
     return DouDizhu(build_options(Options, PRESETS, preset, options, "doudizhu"), preset)
+
+
+def _unpickle_state(game: DouDizhu, attrs: dict[str, Any]) -> State:
+    """The state :meth:`State.__reduce__` pickled."""
+    return State(game, 0, [], [], 0, None, 1, attrs=attrs)

@@ -75,6 +75,10 @@ class President(GameBase[Move, "State"]):
             max_game_length=2 + n * len(self.deck) * 2,
         )
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickle by options and preset (compiled classes need it)."""
+        return type(self), (self.options, self.preset)
+
     def __repr__(self) -> str:
         return f"<President preset={self.preset!r} {self.options}>"
 
@@ -233,11 +237,16 @@ class State:
         revolution: bool,
         *,
         source: State | None = None,
+        attrs: dict[str, Any] | None = None,
     ) -> None:
+        # clone() and unpickling: compiled classes have no __new__ that skips __init__.
         if source is not None:
-            # clone(): compiled classes have no __new__ that skips __init__, so copy here.
             for name in _STATE_SLOTS:
                 setattr(self, name, getattr(source, name))
+            return
+        if attrs is not None:
+            for name in _STATE_SLOTS:
+                setattr(self, name, attrs[name])
             return
         n = game.num_players
         self.game = game
@@ -509,6 +518,10 @@ class State:
 
     # -- copies, views, records ------------------------------------------------
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickle as the game and every attribute (compiled classes need it)."""
+        return _unpickle_state, (self.game, {name: getattr(self, name) for name in _STATE_SLOTS})
+
     def clone(self) -> State:
         """An independent copy (the game and the move objects are shared)."""
         new = State(self.game, self.seed, [], [], 0, [], [], False, source=self)
@@ -627,3 +640,8 @@ class State:
 def make(preset: str = "standard", **options: Any) -> President:
     """Build the game from a preset and option overrides (validated)."""
     return President(build_options(Options, PRESETS, preset, options, "president"), preset)
+
+
+def _unpickle_state(game: President, attrs: dict[str, Any]) -> State:
+    """The state :meth:`State.__reduce__` pickled."""
+    return State(game, 0, [], [], 0, [], [], False, attrs=attrs)
