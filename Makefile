@@ -70,7 +70,7 @@ compiled: | $(COMPILED_BIN)/python
 
 # The whole suite against the installed compiled wheel (tests/ only: the doctests of src/ run
 # in `make test`), then a short benchmark of both builds.
-test-compiled: compiled server-test-deps
+test-compiled: compiled server-test-deps | $(STAMP)
 	status=0; SHEDKIT_EXPECT_COMPILED=1 SHEDKIT_TEST_PG_URL="$$(cat build/pg-url 2>/dev/null)" \
 		$(COMPILED_BIN)/python -m pytest -p no:cacheprovider tests || status=$$?; \
 		sh scripts/server-test-deps.sh build stop; exit $$status
