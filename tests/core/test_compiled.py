@@ -52,3 +52,9 @@ def test_the_compiled_suite_tests_the_installed_compiled_wheel() -> None:
 @pytest.mark.skipif(EXPECT_COMPILED, reason="the pure build's own check")
 def test_the_default_build_is_pure() -> None:
     assert shedkit.compiled == ()
+
+
+def test_options_modules_stay_interpreted() -> None:
+    """Option validation, the CLI and the server read ``Literal`` annotations at run time."""
+    assert not [name for name in HOT_MODULES if name.endswith(".options")]
+    assert "shedkit.core.options" not in HOT_MODULES
