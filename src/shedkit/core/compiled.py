@@ -59,7 +59,7 @@ def describe() -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m shedkit.core.compiled [--require]``: list the compiled modules.
+    """List each hot module, compiled or not, and where it was loaded from.
 
     With ``--require`` the exit status is 1 unless every hot module is compiled.
     """
@@ -74,7 +74,3 @@ def main(argv: list[str] | None = None) -> int:
     if "--require" in args and len(done) != len(HOT_MODULES):
         return 1
     return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
