@@ -10,7 +10,7 @@ BENCH_STAMP := $(VENV)/.installed-bench
 # `make run PORT=8080` serves on another port.
 PORT ?= 8000
 
-.PHONY: run test lint typecheck pytest docs bench clean
+.PHONY: run test test-compiled compiled lint typecheck pytest docs bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -33,8 +33,8 @@ run: $(SERVER_STAMP)
 	$(BIN)/shedkit serve --port $(PORT)
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests benchmarks
-	$(BIN)/ruff format --check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks setup.py build_backend
+	$(BIN)/ruff format --check src tests benchmarks setup.py build_backend
 
 typecheck: $(STAMP)
 	$(BIN)/mypy src
@@ -51,8 +51,33 @@ test: lint typecheck docs pytest
 bench: $(BENCH_STAMP)
 	$(BIN)/python benchmarks/bench.py
 
+# The compiled build (mypyc, SHEDKIT_COMPILE=1) lives in its own venv, installed from its
+# wheel (not editable) so that nothing is imported from src/.
+COMPILED_VENV := .venv-compiled
+COMPILED_BIN := $(COMPILED_VENV)/bin
+WHEELHOUSE := build/wheelhouse-compiled
+
+$(COMPILED_BIN)/python:
+	$(PYTHON) -m venv $(COMPILED_VENV)
+	$(COMPILED_BIN)/python -m pip install --quiet --upgrade pip
+
+compiled: | $(COMPILED_BIN)/python
+	rm -rf $(WHEELHOUSE)
+	SHEDKIT_COMPILE=1 $(COMPILED_BIN)/python -m pip wheel --quiet --no-deps -w $(WHEELHOUSE) .
+	$(COMPILED_BIN)/python -m pip install --quiet --force-reinstall --no-deps $(WHEELHOUSE)/shedkit-*.whl
+	$(COMPILED_BIN)/python -m pip install --quiet "$$(ls $(WHEELHOUSE)/shedkit-*.whl)[dev,bench]"
+	$(COMPILED_BIN)/python -c "import sys, shedkit.core.compiled as c; sys.exit(c.main(['--require']))"
+
+# The whole suite against the installed compiled wheel (tests/ only: the doctests of src/ run
+# in `make test`), then a short benchmark of both builds.
+test-compiled: compiled server-test-deps | $(STAMP)
+	status=0; SHEDKIT_EXPECT_COMPILED=1 SHEDKIT_TEST_PG_URL="$$(cat build/pg-url 2>/dev/null)" \
+		$(COMPILED_BIN)/python -m pytest -p no:cacheprovider tests || status=$$?; \
+		sh scripts/server-test-deps.sh build stop; exit $$status
+	$(BIN)/python benchmarks/bench.py --quick
+
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis build/site
+	rm -rf $(VENV) $(COMPILED_VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis build/site
 
 # Web server tests: Debian's chromium for the browser tests and a PostgreSQL server on
 # loopback (scripts/server-test-deps.sh installs them as root, skips what is present).

@@ -1,24 +1,39 @@
-"""Speed of shedkit's Dou Di Zhu against OpenSpiel and RLCard, and of its President.
+"""Speed of shedkit, pure and compiled, against OpenSpiel, RLCard and the ``dominoes`` package.
 
-Two measures, each the median of several repeats, on one pinned core:
+Every figure is the median of ``--repeats`` (at least 5) timed repetitions with
+their min-max, on one pinned core, with the machine's load average noted before
+and after. The pure build is measured in this process; the compiled build
+(``make compiled`` installs it in ``.venv-compiled``) in a subprocess of that
+venv that prints its figures as JSON, so both appear in one table with the
+peers measured here.
 
-1. random-play full deals per second: deal, auction (where the engine has one)
-   and play to the end, every decision uniformly random among the legal moves;
-2. legal-move generation for a 20-card lead: the median time of one call on
-   the same seeded 20-card hands for every engine.
+Figures:
 
-Run with ``make bench`` (installs the ``[bench]`` extra) or
-``python benchmarks/bench.py [--deals N] [--repeats R]``.
+1. random-play full deals (hands) per second of each game: deal, auction
+   where the game has one, and play to the end, every decision uniformly
+   random among the legal moves;
+2. legal-move generation: a 20-card Dou Di Zhu lead (the same seeded hands
+   for every engine), a President first lead and Dominoes positions in the
+   middle of a hand;
+3. the PettingZoo Dou Di Zhu environment in the loop a user writes (reset per
+   episode, ``env.last()``, ``np.flatnonzero`` of the mask, one ``env.step``)
+   against RLCard's ``env.run``.
+
+Run with ``make bench`` or ``python benchmarks/bench.py [--quick] [--json PATH]
+[--markdown PATH]``.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
+import json
 import os
 import platform
 import random
 import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -31,6 +46,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import peers
 import shedkit
 from shedkit.doudizhu.movegen import lead_moves
+
+ROOT = Path(__file__).resolve().parents[1]
+COMPILED_PYTHON = ROOT / ".venv-compiled" / "bin" / "python"
+Figure = dict[str, Any]
 
 
 def machine() -> str:
@@ -46,15 +65,37 @@ def machine() -> str:
     return f"{cpu}; {os.cpu_count()} cores, 1 used; Python {platform.python_version()}"
 
 
+def load() -> str:
+    """The 1, 5 and 15-minute load averages."""
+    if not hasattr(os, "getloadavg"):
+        return "n/a"
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
 def version(dist: str) -> str:
+    """The installed version of ``dist``, or ``not installed``."""
     try:
         return metadata.version(dist)
     except metadata.PackageNotFoundError:
         return "not installed"
 
 
+def figure(samples: list[float], unit: str) -> Figure:
+    """The median and min-max of ``samples``."""
+    return {
+        "median": statistics.median(samples),
+        "min": min(samples),
+        "max": max(samples),
+        "n": len(samples),
+        "unit": unit,
+    }
+
+
+# -- workloads ---------------------------------------------------------------------------------
+
+
 def shedkit_random_deals(n: int, seed: int) -> int:
-    """Play ``n`` random full deals (auction included); return the decisions taken."""
+    """Play ``n`` random full Dou Di Zhu deals (auction included); return the decisions."""
     game = shedkit.make("doudizhu")
     rng = random.Random(seed)
     decisions = 0
@@ -100,46 +141,17 @@ def dominoes_random_hands(players: int, variant: str) -> Callable[[int, int], in
     return play
 
 
-def dominoes_section(hands: int, repeats: int) -> None:
-    """Dominoes random-play hands per second against the dominoes package and OpenSpiel."""
-    print(
-        f"\nDominoes random-play hands, {hands} hands x {repeats} repeats (median); "
-        f"dominoes {version('dominoes')}"
-    )
-    rows = [
-        (
-            "4 players, block, partners",
-            dominoes_random_hands(4, "block"),
-            "dominoes pkg",
-            peers.dominoes_pkg_random_hands,
-            peers.dominoes_pkg_available(),
-        ),
-        (
-            "2 players, block",
-            dominoes_random_hands(2, "block"),
-            "OpenSpiel",
-            peers.openspiel_block_dominoes_random_hands,
-            peers.openspiel_block_dominoes_available(),
-        ),
-    ]
-    for label, ours, peer_name, peer, available in rows:
-        our_rate, our_moves = rate(ours, hands, repeats)
-        line = f"  {label:<28} shedkit {our_rate:9.1f} hands/s ({our_moves:4.1f} decisions/hand)"
-        if available:
-            peer_rate, peer_moves = rate(peer, hands, repeats)
-            line += (
-                f"   {peer_name} {peer_rate:9.1f} hands/s ({peer_moves:4.1f} decisions/hand)"
-                f"   ratio x{our_rate / peer_rate:5.2f}"
-            )
-        else:
-            line += f"   {peer_name}: not installed (pip install '.[bench]')"
-        print(line)
-    for players, variant in ((4, "draw"), (3, "fives")):
-        our_rate, our_moves = rate(dominoes_random_hands(players, variant), hands, repeats)
-        print(
-            f"  {players} players, {variant:<19} shedkit {our_rate:9.1f} hands/s "
-            f"({our_moves:4.1f} decisions/hand, no peer)"
-        )
+def rate(play: Callable[[int, int], int], n: int, repeats: int, unit: str) -> Figure:
+    """Deals per second of ``play`` over ``repeats`` runs of ``n`` deals (after a warm-up)."""
+    play(2, 0)
+    rates, decisions = [], 0
+    for rep in range(repeats):
+        t0 = time.perf_counter()
+        decisions = play(n, rep + 1)
+        rates.append(n / (time.perf_counter() - t0))
+    out = figure(rates, unit)
+    out["decisions"] = decisions / n
+    return out
 
 
 def lead_hands(count: int, seed: int) -> list[list[int]]:
@@ -149,53 +161,113 @@ def lead_hands(count: int, seed: int) -> list[list[int]]:
     return [sorted(rng.sample(deck, 20)) for _ in range(count)]
 
 
-def shedkit_lead_movegen(hands: list[list[int]], repeats: int) -> float:
-    """Median seconds of one 20-card lead generation through ``state.legal_moves()``."""
+def per_call(run_once: Callable[[], int], repeats: int) -> Figure:
+    """Microseconds per call: each repetition times ``run_once`` (which returns its calls)."""
+    run_once()
+    samples = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        calls = run_once()
+        samples.append((time.perf_counter() - t0) / calls * 1e6)
+    return figure(samples, "us")
+
+
+def shedkit_lead_movegen(hands: list[list[int]], repeats: int) -> Figure:
+    """One 20-card Dou Di Zhu lead generation (``lead_moves``) on the seeded hands.
+
+    Each repetition is the median time of single calls, 20 per hand, as the
+    peers' drivers measure theirs.
+    """
     game = shedkit.make("doudizhu")
-    times = []
+    counts = []
     for ranks in hands:
         text = "".join("3456789TJQKA2BR"[r] for r in ranks)
         state = game.new_deal(seed=0, hands=[text, None, None], kitty="", landlord=0)
-        counts = state.rank_counts[0]
-        for _ in range(repeats):
-            t0 = time.perf_counter()
-            lead_moves(counts, game.tables)
-            times.append(time.perf_counter() - t0)
-    return statistics.median(times)
+        counts.append(list(state.rank_counts[0]))
+    tables = game.tables
+    samples = []
+    for _ in range(repeats):
+        times = []
+        for c in counts:
+            for _ in range(20):
+                t0 = time.perf_counter()
+                lead_moves(c, tables)
+                times.append(time.perf_counter() - t0)
+        samples.append(statistics.median(times) * 1e6)
+    return figure(samples, "us")
 
 
-def rate(play: Callable[[int, int], int], deals: int, repeats: int) -> tuple[float, float]:
-    """Median deals per second over ``repeats`` runs, and decisions per deal."""
-    rates, decisions = [], 0
-    for rep in range(repeats):
-        t0 = time.perf_counter()
-        decisions = play(deals, rep + 1)
-        rates.append(deals / (time.perf_counter() - t0))
-    return statistics.median(rates), decisions / deals
+def peer_lead_movegen(movegen: Callable[[list[list[int]], int], float]) -> Callable[..., Figure]:
+    """A peer's lead generation (its driver returns one median) as a figure of repetitions."""
+
+    def run(hands: list[list[int]], repeats: int) -> Figure:
+        return figure([movegen(hands, 20) * 1e6 for _ in range(repeats)], "us")
+
+    return run
+
+
+def _positions(game: Any, deals: int, keep: Callable[[Any, int], bool]) -> list[Any]:
+    """Seeded random-play states of ``game`` for which ``keep(state, ply)`` holds."""
+    out = []
+    rng = random.Random(7)
+    for seed in range(deals):
+        state = game.new_deal(seed=seed)
+        ply = 0
+        while not state.is_over:
+            if keep(state, ply):
+                out.append(state.clone())
+            moves = state.legal_moves()
+            state.apply(moves[rng.randrange(len(moves))])
+            ply += 1
+    return out
+
+
+def uncached_legal_moves(states: list[Any], repeats: int) -> Figure:
+    """``state.legal_moves()`` with the state's cache cleared before each call."""
+
+    def once() -> int:
+        for state in states:
+            state._legal = None
+            state.legal_moves()
+        return len(states)
+
+    return per_call(once, repeats)
+
+
+def president_lead_movegen(repeats: int) -> Figure:
+    """A President first lead (13 cards, joker and every option on), 4 players."""
+    game = shedkit.make("president", preset="all-options", players=4)
+    states = _positions(game, 60, lambda s, ply: s.phase == "play" and s.last_play is None)
+    return uncached_legal_moves([s for s in states if len(s.hand(s.current_player)) >= 10], repeats)
+
+
+def dominoes_movegen(repeats: int) -> Figure:
+    """Dominoes positions after the lead, 4 players, draw game (plays, draws and passes)."""
+    game = shedkit.make("dominoes", players=4, variant="draw")
+    return uncached_legal_moves(_positions(game, 60, lambda s, ply: ply >= 1), repeats)
 
 
 def shedkit_env_steps(deals: int, seed: int) -> int:
-    """Random masked play of ``deals`` episodes of our PettingZoo Dou Di Zhu env; the decisions.
+    """``deals`` episodes of the PettingZoo Dou Di Zhu env in the loop a user writes.
 
-    Each decision reads ``env.last()`` (the acting seat's encoded observation
-    and its action mask) and draws uniformly among the mask's legal ids. The
-    environment is made once per process (its tables are not timed).
+    Reset per episode, ``env.last()`` for the acting seat, ``np.flatnonzero``
+    of the action mask, a uniform draw, one ``env.step``. The environment is
+    made once per process (its tables are not timed). Returns the decisions.
     """
     import numpy as np
 
-    aec = _shedkit_env()
-    aec.reset(seed=seed)
+    env = _shedkit_env()
     rng = np.random.default_rng(seed)
     steps = 0
-    for _ in range(deals):
-        aec.reset()
-        for _agent in aec.agent_iter():
-            obs, _, terminated, truncated, _ = aec.last()
+    for episode in range(deals):
+        env.reset(seed=seed * 1_000_003 + episode)
+        for _agent in env.agent_iter():
+            obs, _reward, terminated, truncated, _info = env.last()
             if terminated or truncated:
-                aec.step(None)
+                env.step(None)
                 continue
-            legal = np.flatnonzero(obs["action_mask"].view(np.bool_))
-            aec.step(int(legal[rng.integers(legal.size)]))
+            legal = np.flatnonzero(obs["action_mask"])
+            env.step(int(legal[rng.integers(legal.size)]))
             steps += 1
     return steps
 
@@ -207,89 +279,209 @@ def _shedkit_env() -> Any:
     return env("doudizhu")
 
 
-def steps_rate(play: Callable[[int, int], int], deals: int, repeats: int) -> float:
-    """Median decisions per second over ``repeats`` runs of ``deals`` episodes (after a warm-up)."""
+def steps_rate(play: Callable[[int, int], int], deals: int, repeats: int) -> Figure:
+    """Decisions per second over ``repeats`` runs of ``deals`` episodes (after a warm-up)."""
     play(1, 0)
     rates = []
     for rep in range(repeats):
         t0 = time.perf_counter()
         steps = play(deals, rep + 1)
         rates.append(steps / (time.perf_counter() - t0))
-    return statistics.median(rates)
+    return figure(rates, "steps/s")
+
+
+# -- the run -----------------------------------------------------------------------------------
+
+
+def shedkit_figures(args: argparse.Namespace) -> dict[str, Figure]:
+    """Every shedkit figure of the build this interpreter imports."""
+    r, n = args.repeats, args.deals
+    hands = lead_hands(args.hands, seed=2024)
+    out: dict[str, Figure] = {
+        "ddz_deals": rate(shedkit_random_deals, n, r, "deals/s"),
+        "ddz_lead": shedkit_lead_movegen(hands, r),
+        "president_deals": rate(president_random_deals, n, r, "deals/s"),
+        "president_lead": president_lead_movegen(r),
+        "dominoes_movegen": dominoes_movegen(r),
+    }
+    for key, players, variant in (
+        ("dom4_block", 4, "block"),
+        ("dom2_block", 2, "block"),
+        ("dom4_draw", 4, "draw"),
+        ("dom3_fives", 3, "fives"),
+    ):
+        out[key] = rate(dominoes_random_hands(players, variant), args.dominoes_hands, r, "hands/s")
+    # Without the [rl] extra in this interpreter there is no env figure.
+    with contextlib.suppress(ImportError):
+        out["env_steps"] = steps_rate(shedkit_env_steps, max(10, n // 3), r)
+    return out
+
+
+def peer_figures(args: argparse.Namespace) -> dict[str, Figure]:
+    """The peers' figures, for those installed."""
+    r, n = args.repeats, args.deals
+    hands = lead_hands(args.hands, seed=2024)
+    out: dict[str, Figure] = {}
+    if peers.openspiel_available():
+        out["openspiel_ddz_deals"] = rate(peers.openspiel_random_deals, n, r, "deals/s")
+        out["openspiel_ddz_lead"] = peer_lead_movegen(peers.openspiel_lead_movegen)(hands, r)
+    if peers.rlcard_available():
+        out["rlcard_ddz_deals"] = rate(peers.rlcard_random_deals, max(10, n // 4), r, "deals/s")
+        out["rlcard_ddz_lead"] = peer_lead_movegen(peers.rlcard_lead_movegen)(hands, r)
+        out["rlcard_env_steps"] = steps_rate(peers.rlcard_env_steps, max(10, n // 6), r)
+    if peers.dominoes_pkg_available():
+        out["dominoes_pkg_dom4_block"] = rate(
+            peers.dominoes_pkg_random_hands, args.dominoes_hands // 2, r, "hands/s"
+        )
+    if peers.openspiel_block_dominoes_available():
+        out["openspiel_dom2_block"] = rate(
+            peers.openspiel_block_dominoes_random_hands, args.dominoes_hands // 4, r, "hands/s"
+        )
+    return out
+
+
+def compiled_figures(args: argparse.Namespace) -> dict[str, Any] | str:
+    """The compiled build's figures from ``.venv-compiled``, or why there are none."""
+    if not COMPILED_PYTHON.exists():
+        return "not built (make compiled)"
+    argv = [str(COMPILED_PYTHON), __file__, "--shedkit-only", *args.passthrough]
+    proc = subprocess.run(argv, capture_output=True, text=True, check=False, cwd=ROOT)
+    if proc.returncode != 0:
+        return f"failed: {proc.stderr.strip().splitlines()[-1:]}"
+    result: dict[str, Any] = json.loads(proc.stdout)
+    if not result["compiled"]:
+        return "the .venv-compiled build is not compiled"
+    return result
+
+
+# -- the table ---------------------------------------------------------------------------------
+
+ROWS = [
+    # label, shedkit key, peer name, peer key, higher is better
+    ("Dou Di Zhu random deals/s", "ddz_deals", "OpenSpiel (C++)", "openspiel_ddz_deals", True),
+    ("", "ddz_deals", "RLCard", "rlcard_ddz_deals", True),
+    (
+        "Dou Di Zhu 20-card lead movegen, us (median call)",
+        "ddz_lead",
+        "OpenSpiel (C++)",
+        "openspiel_ddz_lead",
+        False,
+    ),
+    ("", "ddz_lead", "RLCard", "rlcard_ddz_lead", False),
+    ("PettingZoo env steps/s (user loop)", "env_steps", "RLCard env.run", "rlcard_env_steps", True),
+    ("President random deals/s", "president_deals", "", "", True),
+    ("President first-lead movegen, us (mean call)", "president_lead", "", "", False),
+    ("Dominoes 4p block hands/s", "dom4_block", "dominoes pkg", "dominoes_pkg_dom4_block", True),
+    ("Dominoes 2p block hands/s", "dom2_block", "OpenSpiel (Python)", "openspiel_dom2_block", True),
+    ("Dominoes 4p draw hands/s", "dom4_draw", "", "", True),
+    ("Dominoes 3p All Fives hands/s", "dom3_fives", "", "", True),
+    ("Dominoes movegen, us (mean call)", "dominoes_movegen", "", "", False),
+]
+
+
+def fmt(f: Figure | None) -> str:
+    """``median (min-max)`` with a precision that suits the magnitude."""
+    if f is None:
+        return "-"
+    digits = 1 if f["median"] < 100 else 0
+    return f"{f['median']:,.{digits}f} ({f['min']:,.{digits}f}-{f['max']:,.{digits}f})"
+
+
+def ratio(ours: Figure | None, peer: Figure | None, higher: bool) -> str:
+    """How many times faster shedkit is (above 1: faster), from the medians."""
+    if ours is None or peer is None:
+        return "-"
+    x = ours["median"] / peer["median"] if higher else peer["median"] / ours["median"]
+    return f"x{x:.2f}"
+
+
+def table(pure: dict[str, Figure], compiled: dict[str, Figure], peer: dict[str, Figure]) -> str:
+    """A Markdown table: pure, compiled, the peer and both ratios."""
+    lines = [
+        "| figure | shedkit pure | shedkit compiled | peer | peer figure "
+        "| pure/peer | compiled/peer |",
+        "| --- | ---: | ---: | --- | ---: | ---: | ---: |",
+    ]
+    previous = ""
+    for label, key, peer_name, peer_key, higher in ROWS:
+        p, c, q = pure.get(key), compiled.get(key), peer.get(peer_key)
+        previous = label = label or previous  # a second peer for the same figure
+        lines.append(
+            f"| {label} | {fmt(p)} | {fmt(c)} "
+            f"| {peer_name or '-'} | {fmt(q)} | {ratio(p, q, higher)} | {ratio(c, q, higher)} |"
+        )
+    return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--deals", type=int, default=300, help="deals per repeat")
-    parser.add_argument("--repeats", type=int, default=5, help="repeats (the median is shown)")
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--deals", type=int, default=300, help="deals per repetition")
+    parser.add_argument("--repeats", type=int, default=5, help="repetitions (median shown)")
     parser.add_argument("--hands", type=int, default=30, help="20-card hands for movegen")
-    parser.add_argument(
-        "--dominoes-hands", type=int, default=2000, help="Dominoes hands per repeat"
-    )
+    parser.add_argument("--dominoes-hands", type=int, default=2000, help="Dominoes hands per rep")
+    parser.add_argument("--quick", action="store_true", help="small counts (a smoke run)")
+    parser.add_argument("--json", type=Path, help="write every figure as JSON here")
+    parser.add_argument("--markdown", type=Path, help="write the table as Markdown here")
+    parser.add_argument("--shedkit-only", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.quick:
+        args.deals, args.hands, args.dominoes_hands = 40, 8, 200
+    args.repeats = max(args.repeats, 5)
+    args.passthrough = [
+        f"--deals={args.deals}",
+        f"--repeats={args.repeats}",
+        f"--hands={args.hands}",
+        f"--dominoes-hands={args.dominoes_hands}",
+    ]
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+    if args.shedkit_only:
+        figures = shedkit_figures(args)
+        json.dump({"compiled": list(shedkit.compiled), "figures": figures}, sys.stdout)
+        return 0
+    load_before = load()
     print(f"machine: {machine()}")
+    print(f"load average before: {load_before}")
     print(
         f"versions: shedkit {shedkit.__version__}, open_spiel {version('open_spiel')}, "
-        f"rlcard {version('rlcard')}"
+        f"rlcard {version('rlcard')}, dominoes {version('dominoes')}"
     )
-    engines: list[tuple[str, Callable[[int, int], int], Callable[..., float], str]] = [
-        ("shedkit", shedkit_random_deals, shedkit_lead_movegen, "auction: yes"),
-    ]
-    if peers.openspiel_available():
-        engines.append(
-            (
-                "OpenSpiel",
-                peers.openspiel_random_deals,
-                peers.openspiel_lead_movegen,
-                "auction: yes (C++)",
-            )
-        )
-    else:
-        print("OpenSpiel: not installed (pip install '.[bench]')")
-    if peers.rlcard_available():
-        engines.append(
-            ("RLCard", peers.rlcard_random_deals, peers.rlcard_lead_movegen, peers.RLCARD_AUCTION)
-        )
-    else:
-        print("RLCard: not installed (pip install '.[bench]')")
-    hands = lead_hands(args.hands, seed=2024)
-    results = {}
-    print(f"\nrandom-play full deals, {args.deals} deals x {args.repeats} repeats (median):")
-    for name, play, movegen, note in engines:
-        deals_per_s, per_deal = rate(play, args.deals, args.repeats)
-        lead_s = movegen(hands, 20)
-        results[name] = (deals_per_s, lead_s)
-        print(
-            f"  {name:<10} {deals_per_s:10.1f} deals/s  {per_deal:5.1f} decisions/deal  "
-            f"20-card lead movegen {lead_s * 1e6:8.1f} us  ({note})"
-        )
-    deals_per_s, per_deal = rate(president_random_deals, args.deals, args.repeats)
+    if shedkit.compiled:
+        print("warning: this interpreter imports a compiled shedkit; the 'pure' column is not pure")
+    pure = shedkit_figures(args)
+    compiled_run = compiled_figures(args)
+    compiled = compiled_run["figures"] if isinstance(compiled_run, dict) else {}
+    if isinstance(compiled_run, str):
+        print(f"compiled build: {compiled_run}")
+    peer = peer_figures(args)
+    load_after = load()
+    text = table(pure, compiled, peer)
     print(
-        f"\nPresident, 4 players, all options (joker, eights, tax, pass is final): "
-        f"{deals_per_s:.1f} deals/s, {per_deal:.1f} decisions/deal (no peer engine on PyPI)"
+        f"\nmedian (min-max) of {args.repeats} repetitions; {args.deals} deals, "
+        f"{args.dominoes_hands} Dominoes hands per repetition\n"
     )
-    ours, our_lead = results["shedkit"]
-    print("\nratios (shedkit / peer; above 1 means shedkit is faster):")
-    for name, (deals_per_s, lead_s) in results.items():
-        if name != "shedkit":
-            print(
-                f"  vs {name:<10} deals/s x{ours / deals_per_s:6.2f}   "
-                f"lead movegen x{lead_s / our_lead:6.2f}"
-            )
-    dominoes_section(args.dominoes_hands, args.repeats)
-    env_deals = max(20, args.deals // 2)
-    print(
-        f"\nRL environment steps/s, random agents, observation and mask included, "
-        f"{env_deals} episodes x {args.repeats} repeats (median):"
-    )
-    ours_env = steps_rate(shedkit_env_steps, env_deals, args.repeats)
-    print(f"  shedkit    {ours_env:10.0f} steps/s  (PettingZoo AEC env, env.last() each step)")
-    if peers.rlcard_available():
-        theirs_env = steps_rate(peers.rlcard_env_steps, env_deals, args.repeats)
-        print(f"  RLCard     {theirs_env:10.0f} steps/s  (rlcard.make('doudizhu'), env.run)")
-        print(f"  ratio: shedkit / RLCard x{ours_env / theirs_env:.1f}")
+    print(text)
+    print(f"\nload average after: {load_after}")
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        record = {
+            "machine": machine(),
+            "load_before": load_before,
+            "load_after": load_after,
+            "repeats": args.repeats,
+            "pure": pure,
+            "compiled": compiled,
+            "peers": peer,
+        }
+        args.json.write_text(json.dumps(record, indent=2) + "\n", "utf-8")
+    if args.markdown:
+        args.markdown.parent.mkdir(parents=True, exist_ok=True)
+        args.markdown.write_text(
+            f"Machine: {machine()}; load average {load_before} before, {load_after} after.\n\n"
+            + text
+            + "\n",
+            "utf-8",
+        )
     return 0
 
 

@@ -7,6 +7,7 @@
 'auction'
 """
 
+from shedkit.core.compiled import compiled_modules
 from shedkit.core.errors import (
     IllegalMoveError,
     InvalidMoveError,
@@ -27,6 +28,10 @@ register("dominoes", _make_dominoes)
 
 __version__ = "0.1.0"
 
+#: The hot rules modules running compiled (mypyc), empty in the pure build; see
+#: :mod:`shedkit.core.compiled`.
+compiled: tuple[str, ...] = compiled_modules()
+
 __all__ = [
     "GAMES",
     "GameInfo",
@@ -35,6 +40,7 @@ __all__ = [
     "OptionError",
     "RecordError",
     "ShedkitError",
+    "compiled",
     "make",
     "register",
     "replay",

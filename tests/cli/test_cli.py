@@ -216,7 +216,9 @@ def test_version_and_no_command(
 ) -> None:
     code, out, _ = run(monkeypatch, capsys, ["--version"])
     assert code == 0
-    assert out.strip() == f"shedkit {shedkit.__version__}"
+    # The version line also says which build runs: pure Python or compiled with mypyc.
+    build = "pure Python" if not shedkit.compiled else f"compiled (mypyc): {len(shedkit.compiled)}"
+    assert out.strip().startswith(f"shedkit {shedkit.__version__} ({build}")
     code, out, _ = run(monkeypatch, capsys, [])
     assert code == 2
     assert "play" in out and "replay" in out

@@ -144,3 +144,16 @@ def test_same_seed_same_deal() -> None:
     game = shedkit.make("doudizhu")
     assert game.new_deal(seed=11).record() == game.new_deal(seed=11).record()
     assert game.new_deal(seed=11).record() != game.new_deal(seed=12).record()
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_bombs_kept_per_seat_match_the_hands(preset: str) -> None:
+    """DDZ-21: the bomb ranks the state keeps per seat are those it holds four of."""
+    from shedkit.doudizhu.movegen import bomb_ranks
+
+    seen = 0
+    for final, states in random_deals(preset, 200):
+        for state in [*states, final]:
+            assert state.bomb_masks == [bomb_ranks(c) for c in state.rank_counts]
+            seen += sum(1 for m in state.bomb_masks if m)
+    assert seen > 0  # some hands held bombs, so the check had something to check

@@ -56,6 +56,9 @@ def test_wheel_ships_the_rules_static_files_and_licence(installed: Path) -> None
     assert "shedkit/py.typed" in names
     assert any(n.startswith("shedkit/server/static/") for n in names)
     assert any(n.endswith("licenses/LICENSE") for n in names)
+    # The default build is pure Python: one wheel for every platform, no extension module.
+    assert wheel.name.endswith("-py3-none-any.whl")
+    assert not any(n.endswith((".so", ".pyd")) for n in names)
 
 
 def test_installed_without_extras_only_rich_comes_along(installed: Path) -> None:

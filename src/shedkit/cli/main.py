@@ -30,6 +30,7 @@ import shedkit
 from shedkit.agents import AGENTS, Agent, make_agent
 from shedkit.arena.cli import add_arena_parser, run_arena
 from shedkit.cli.rules_cmd import add_rules_parser, run_rules
+from shedkit.core.compiled import describe
 from shedkit.core.errors import OptionError, RecordError, ShedkitError
 from shedkit.core.match import Match
 from shedkit.core.records import load_record
@@ -190,7 +191,9 @@ def build_parser() -> argparse.ArgumentParser:
         description=_DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--version", action="version", version=f"shedkit {shedkit.__version__}")
+    parser.add_argument(
+        "--version", action="version", version=f"shedkit {shedkit.__version__} ({describe()})"
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     add_rules_parser(sub)
 

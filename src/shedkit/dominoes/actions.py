@@ -10,6 +10,7 @@ hold, per pip value, the bitmask of the tiles showing it.
 from __future__ import annotations
 
 import functools
+from typing import Any
 
 from shedkit.dominoes.combos import DRAW, END_NAMES, PASS, Move, tile_halves, tile_str
 from shedkit.dominoes.options import Options
@@ -20,7 +21,12 @@ __all__ = ["Tables", "tables_for"]
 class Tables:
     """Interned moves, tile halves and pips, and the tiles showing each pip value."""
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickle as the options: unpickling gets the cached tables (compiled classes need it)."""
+        return tables_for, (self.opts,)
+
     def __init__(self, opts: Options) -> None:
+        self.opts = opts
         m = opts.max_pips
         self.max_pips = m
         self.num_tiles = opts.num_tiles

@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Any, Final
+
+from shedkit.core.pickling import reduce_dataclass
 
 __all__ = [
     "DRAW",
@@ -78,6 +80,10 @@ class Move:
     ``tile`` is -1 for ``pass`` and ``draw``; ``end`` is an index of ``LRUD``
     for a play and -1 otherwise. ``text`` is the DOM-41 notation.
     """
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickle by the constructor's arguments (compiled classes need it)."""
+        return reduce_dataclass(self)
 
     kind: str
     tile: int = -1

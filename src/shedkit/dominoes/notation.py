@@ -41,7 +41,7 @@ def parse_tiles(text: str, max_pips: int = 6) -> list[int]:
     return [parse_tile(tok, max_pips) for tok in re.findall(r"\[[^\]]*\]|[^\s\[\]]+", spaced)]
 
 
-def parse_move(text: str, tables: Tables, state: State | None = None) -> Move:
+def parse_move(text: object, tables: Tables, state: State | None = None) -> Move:
     """Return the move ``text`` names; raise :class:`InvalidMoveError` if it names none.
 
     With a ``state``, a tile written alone after the first tile means its only

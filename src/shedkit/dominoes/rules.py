@@ -17,15 +17,16 @@ import functools
 import hashlib
 import math
 import random
-import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
+from shedkit.core.args import is_int, seat_arg, seed_arg, view_seat_arg
 from shedkit.core.bits import claim, mask_of, members
 from shedkit.core.errors import IllegalMoveError, SetupError, ShedkitError
 from shedkit.core.game import GameBase
 from shedkit.core.info import GameInfo
 from shedkit.core.options import build_options, options_to_dict
+from shedkit.core.rng import randbelow, shuffle
 from shedkit.dominoes.actions import Tables, tables_for
 from shedkit.dominoes.combos import DRAW, END_NAMES, PASS, Move
 from shedkit.dominoes.movegen import board_count, empty_board, legal_plays, place, playable_mask
@@ -122,10 +123,14 @@ class Dominoes(GameBase[Move, "State"]):
             max_game_length=options.players * (t.num_tiles + boneyard),
         )
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickle by options and preset (compiled classes need it)."""
+        return type(self), (self.options, self.preset)
+
     def __repr__(self) -> str:
         return f"<Dominoes preset={self.preset!r} {self.options}>"
 
-    def parse_move(self, text: str, state: State | None = None) -> Move:
+    def parse_move(self, text: object, state: State | None = None) -> Move:
         """Read a move in DOM-41 notation (``3-5@R``, ``6-6``, ``draw``, ``pass``)."""
         return parse_move(text, self.tables, state)
 
@@ -149,12 +154,12 @@ class Dominoes(GameBase[Move, "State"]):
 
     def new_deal(
         self,
-        seed: int | None = None,
+        seed: object = None,
         hands: Sequence[str | Sequence[int] | None] | None = None,
         *,
         boneyard: str | Sequence[int] | None = None,
-        leader: int | None = None,
-        lead_tile: int | None = None,
+        leader: object = None,
+        lead_tile: object = None,
     ) -> State:
         """Deal a new hand, deterministic from ``seed`` (DOM-03, DOM-04, DOM-05).
 
@@ -166,10 +171,7 @@ class Dominoes(GameBase[Move, "State"]):
         first hand's leader per ``first_player``; ``lead_tile`` (with
         ``leader``) forces the first tile, as DOM-04 does.
         """
-        if seed is None:
-            seed = secrets.randbits(63)
-        if not isinstance(seed, int) or isinstance(seed, bool):
-            raise SetupError(f"seed must be an integer, not {seed!r}")
+        seed = seed_arg(seed)
         opts = self.options
         n = opts.players
         size = opts.tiles_per_hand
@@ -189,7 +191,7 @@ class Dominoes(GameBase[Move, "State"]):
                     given[seat] = self._take(hand, free, f"hand of seat {seat}")
         kept = [] if boneyard is None else self._take(boneyard, free, "boneyard")
         rest = sorted(free)
-        rng.shuffle(rest)
+        shuffle(rng, rest)
         dealt = []
         for seat in range(n):
             hand = given[seat]
@@ -210,8 +212,8 @@ class Dominoes(GameBase[Move, "State"]):
         seed: int,
         dealt: list[list[int]],
         pile: list[int],
-        leader: int | None,
-        lead_tile: int | None,
+        leader: object,
+        lead_tile: object,
     ) -> State:
         """Pick the first player (DOM-04, DOM-05) and make the state."""
         opts = self.options
@@ -221,14 +223,14 @@ class Dominoes(GameBase[Move, "State"]):
                 raise SetupError("lead_tile needs a leader")
             if opts.first_player == "draw":
                 rng = rng or random.Random(seed)
-                leader = rng.randrange(n)  # DOM-04: lots drawn for the first lead
+                leader = randbelow(rng, n)  # DOM-04: lots drawn for the first lead
             else:
                 leader, lead_tile = self._highest_tile(dealt)
                 if opts.variant == "fives":
                     lead_tile = None  # DOM-21: the first tile need not be a double
-        elif leader not in range(n) or isinstance(leader, bool):
-            raise SetupError(f"leader must be a seat 0…{n - 1}, not {leader!r}")
-        if lead_tile is not None and lead_tile not in dealt[leader]:
+        else:
+            leader = seat_arg(leader, n, "leader")
+        if lead_tile is not None and (not is_int(lead_tile) or lead_tile not in dealt[leader]):
             raise SetupError(f"lead_tile {lead_tile!r} is not in the hand of seat {leader}")
         return State(self, seed, dealt, pile, leader, -1 if lead_tile is None else lead_tile)
 
@@ -272,29 +274,33 @@ class Dominoes(GameBase[Move, "State"]):
         )
 
 
+# The attributes of a State, which clone() copies (one list for both).
+_STATE_SLOTS: Final = (
+    "_legal",
+    "_returns",
+    "_t",
+    "board",
+    "boneyard",
+    "current_player",
+    "dealt",
+    "drawn",
+    "end_reason",
+    "game",
+    "hands",
+    "history",
+    "lead_tile",
+    "leader",
+    "phase",
+    "points",
+    "seed",
+    "winner",
+)
+
+
 class State:
     """One hand in progress. ``apply`` changes it in place; ``clone`` copies it."""
 
-    __slots__ = (
-        "_legal",
-        "_returns",
-        "_t",
-        "board",
-        "boneyard",
-        "current_player",
-        "dealt",
-        "drawn",
-        "end_reason",
-        "game",
-        "hands",
-        "history",
-        "lead_tile",
-        "leader",
-        "phase",
-        "points",
-        "seed",
-        "winner",
-    )
+    __slots__ = _STATE_SLOTS
 
     def __init__(
         self,
@@ -304,7 +310,19 @@ class State:
         boneyard: list[int],
         leader: int,
         lead_tile: int,
+        *,
+        source: State | None = None,
+        attrs: dict[str, Any] | None = None,
     ) -> None:
+        # clone() and unpickling: compiled classes have no __new__ that skips __init__.
+        if source is not None:
+            for name in _STATE_SLOTS:
+                setattr(self, name, getattr(source, name))
+            return
+        if attrs is not None:
+            for name in _STATE_SLOTS:
+                setattr(self, name, attrs[name])
+            return
         self.game = game
         self._t = game.tables
         self.seed = seed
@@ -422,7 +440,7 @@ class State:
 
     # -- moves -----------------------------------------------------------------
 
-    def apply(self, move: Move, seat: int | None = None) -> None:
+    def apply(self, move: object, seat: object = None) -> None:
         """Make ``move`` for the current player; an illegal move raises and changes nothing."""
         legal = self._legal
         if legal is None:
@@ -573,11 +591,13 @@ class State:
 
     # -- copies, views, records ------------------------------------------------
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickle as the game and every attribute (compiled classes need it)."""
+        return _unpickle_state, (self.game, {name: getattr(self, name) for name in _STATE_SLOTS})
+
     def clone(self) -> State:
         """An independent copy (the game and the move objects are shared)."""
-        new = State.__new__(State)
-        for name in State.__slots__:
-            setattr(new, name, getattr(self, name))
+        new = State(self.game, self.seed, [], [], 0, -1, source=self)
         new.hands = self.hands.copy()
         new.board = self.board.copy()
         new.history = self.history.copy()
@@ -590,11 +610,10 @@ class State:
             return list(self._returns)
         return [self.points[side] for side in self.game.side_of]
 
-    def view(self, seat: int | None) -> View:
+    def view(self, seat: object) -> View:
         """What ``seat`` may know: its own hand and draws, tile counts, never the boneyard order."""
         n = self.num_players
-        if seat is not None and (seat not in range(n) or isinstance(seat, bool)):
-            raise ValueError(f"seat must be 0…{n - 1} or None, not {seat!r}")
+        seat = view_seat_arg(seat, n)
         tables = self.game.tables
         history = tuple(
             (who, move, drawn if who == seat else -1, scored)
@@ -651,3 +670,8 @@ class State:
 def make(preset: str = "standard", **options: Any) -> Dominoes:
     """Build the game from a preset and option overrides (validated)."""
     return Dominoes(build_options(Options, PRESETS, preset, options, "dominoes"), preset)
+
+
+def _unpickle_state(game: Dominoes, attrs: dict[str, Any]) -> State:
+    """The state :meth:`State.__reduce__` pickled."""
+    return State(game, 0, [], [], 0, -1, attrs=attrs)

@@ -10,8 +10,9 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from shedkit.core.pickling import reduce_dataclass
 from shedkit.dominoes.actions import Tables
 from shedkit.dominoes.combos import Move
 from shedkit.dominoes.options import Options
@@ -31,6 +32,10 @@ class Line:
     is the index of the spinner in ``main`` (-1: none); ``up`` and ``down`` are
     its cross arms, each tile as ``(inner, outer)`` halves from the spinner out.
     """
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickle by the constructor's arguments (compiled classes need it)."""
+        return reduce_dataclass(self)
 
     main: tuple[tuple[int, int], ...] = ()
     spinner: int = -1
@@ -87,6 +92,10 @@ class View:
     points each seat's side has so far; ``pips`` each hand's pips once the
     hand is over.
     """
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickle by the constructor's arguments (compiled classes need it)."""
+        return reduce_dataclass(self)
 
     seat: int | None
     num_players: int

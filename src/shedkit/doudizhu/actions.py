@@ -13,6 +13,7 @@ import functools
 import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from shedkit.doudizhu.combos import BJ, KINDS, NRANKS, PASS, RJ, TWO, Move
 from shedkit.doudizhu.options import Options
@@ -59,6 +60,16 @@ def multisets(avail: list[tuple[int, int]], k: int) -> list[tuple[int, ...]]:
     """All ascending rank tuples of size ``k`` taking at most ``cap`` of each ``(rank, cap)``."""
     out: list[tuple[int, ...]] = []
     n = len(avail)
+    if k == 2 and all(avail[i][0] < avail[i + 1][0] for i in range(n - 1)):
+        # Two kickers (four with two, two-trio planes) are most of the calls: list them
+        # directly, already in ascending order, without the recursion.
+        for i in range(n):
+            rank, cap = avail[i]
+            if cap >= 2:
+                out.append((rank, rank))
+            for j in range(i + 1, n):
+                out.append((rank, avail[j][0]))
+        return out
     room = [0] * (n + 1)
     for i in range(n - 1, -1, -1):
         room[i] = room[i + 1] + avail[i][1]
@@ -80,6 +91,10 @@ def multisets(avail: list[tuple[int, int]], k: int) -> list[tuple[int, ...]]:
 
 class Tables:
     """Interned moves and per-kind lookup tables for one set of options."""
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickle as the options: unpickling gets the cached tables (compiled classes need it)."""
+        return tables_for, (self.opts,)
 
     def __init__(self, opts: Options) -> None:
         self.opts = opts

@@ -12,7 +12,9 @@ and ``53`` the red joker; the second pack of the four-player game adds 54.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Any, Final
+
+from shedkit.core.pickling import reduce_dataclass
 
 __all__ = [
     "BJ",
@@ -87,6 +89,10 @@ class Move:
     chain, the bid value of a bid); ``length`` is the number of groups of a
     chain or plane (1 otherwise); ``ranks`` is base then kickers.
     """
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickle by the constructor's arguments (compiled classes need it)."""
+        return reduce_dataclass(self)
 
     kind: str
     rank: int = 0

@@ -13,9 +13,18 @@ import itertools
 from shedkit.doudizhu.actions import LIMITS, Tables, contains_rocket, multisets
 from shedkit.doudizhu.combos import BJ, NRANKS, PASS, RJ, Move
 
-__all__ = ["lead_moves", "response_moves"]
+__all__ = ["bomb_ranks", "lead_moves", "response_moves"]
 
 _RANKS = range(NRANKS)
+
+
+def bomb_ranks(c: list[int]) -> int:
+    """Bitmask of the ranks of which hand ``c`` holds four or more (jokers never do)."""
+    bombs = 0
+    for r in range(BJ):
+        if c[r] >= 4:
+            bombs |= 1 << r
+    return bombs
 
 
 def _runs(c: list[int], need: int, nchain: int) -> list[tuple[int, int]]:
@@ -104,22 +113,33 @@ def _kicker_moves(
         _plane_kickers(out, c, t, kind, k_only, above)
 
 
-def _bomb_moves(out: list[Move], c: list[int], t: Tables, above: tuple[int, int] | None) -> None:
-    """Bombs (DDZ-21, DDZ-41) beating ``above`` = (size, rank), or all; then the rocket."""
-    if max(c) >= 4:  # jokers never reach 4, so this asks for a bomb
+def _bomb_moves(
+    out: list[Move], c: list[int], t: Tables, above: tuple[int, int] | None, bombs: int
+) -> None:
+    """Bombs (DDZ-21, DDZ-41) beating ``above`` = (size, rank), or all; then the rocket.
+
+    ``bombs`` is :func:`bomb_ranks` of ``c``, which the state keeps per seat.
+    """
+    if bombs:
         bomb = t.bomb
-        for r in range(BJ):
-            n = c[r]
-            if n >= 4:
-                for size in range(4, n + 1):
-                    if above is None or (size, r) > above:
-                        out.append(bomb[(r, size)])
+        while bombs:
+            low = bombs & -bombs
+            bombs ^= low
+            r = low.bit_length() - 1
+            for size in range(4, c[r] + 1):
+                if above is None or (size, r) > above:
+                    out.append(bomb[(r, size)])
     if c[BJ] >= t.decks and c[RJ] >= t.decks:
         out.append(t.rocket)
 
 
-def lead_moves(c: list[int], t: Tables) -> list[Move]:
-    """Every combination the hand ``c`` can lead (DDZ-11), each reading once (DDZ-16a)."""
+def lead_moves(c: list[int], t: Tables, bombs: int = -1) -> list[Move]:
+    """Every combination the hand ``c`` can lead (DDZ-11), each reading once (DDZ-16a).
+
+    ``bombs``, :func:`bomb_ranks` of ``c``, is worked out here unless given.
+    """
+    if bombs < 0:
+        bombs = bomb_ranks(c)
     solo, pair, trio = t.solo, t.pair, t.trio
     pair_limit = NRANKS if t.decks == 2 else BJ
     ones: list[int] = []
@@ -156,25 +176,30 @@ def lead_moves(c: list[int], t: Tables) -> list[Move]:
             out += run_leads["plane"][m3 & chain_mask]
             _plane_kickers(out, c, t, "plane_solo", 0, -1)
             _plane_kickers(out, c, t, "plane_pair", 0, -1)
-        if max(c) >= 4:
+        if bombs:
             _single_base_kickers(out, c, t, "quad_two_solos", 4, 2, -1)
             _single_base_kickers(out, c, t, "quad_two_pairs", 4, 2, -1)
             if t.opts.quad_single_kicker:
                 _single_base_kickers(out, c, t, "quad_solo", 4, 1, -1)
                 _single_base_kickers(out, c, t, "quad_pair", 4, 1, -1)
-    _bomb_moves(out, c, t, None)
+    _bomb_moves(out, c, t, None, bombs)
     return out
 
 
-def response_moves(c: list[int], t: Tables, last: Move) -> list[Move]:
-    """``pass`` and every play of hand ``c`` that beats ``last`` (DDZ-12, DDZ-20…23)."""
+def response_moves(c: list[int], t: Tables, last: Move, bombs: int = -1) -> list[Move]:
+    """``pass`` and every play of hand ``c`` that beats ``last`` (DDZ-12, DDZ-20…23).
+
+    ``bombs``, :func:`bomb_ranks` of ``c``, is worked out here unless given.
+    """
+    if bombs < 0:
+        bombs = bomb_ranks(c)
     out: list[Move] = [PASS]
     kind = last.kind
     above = last.rank
     if kind == "rocket":
         return out
     if kind == "bomb":
-        _bomb_moves(out, c, t, (len(last.base), above))
+        _bomb_moves(out, c, t, (len(last.base), above), bombs)
         return out
     if kind == "solo":
         solo = t.solo
@@ -196,5 +221,5 @@ def response_moves(c: list[int], t: Tables, last: Move) -> list[Move]:
         out += [m for m in t.run_leads[kind][mask] if m.length == k and m.rank > above]
     else:
         _kicker_moves(out, c, t, kind, last.length, above)
-    _bomb_moves(out, c, t, None)
+    _bomb_moves(out, c, t, None, bombs)
     return out

@@ -44,7 +44,7 @@ def parse_ranks(text: str) -> list[int]:
     return ranks
 
 
-def parse_move(text: str, tables: Tables, state: State | None = None) -> Move:
+def parse_move(text: object, tables: Tables, state: State | None = None) -> Move:
     """Return the move ``text`` names; raise :class:`InvalidMoveError` if it names none."""
     if not isinstance(text, str):
         raise InvalidMoveError(f"a move is written as text, not {type(text).__name__}")

@@ -14,15 +14,16 @@
 from __future__ import annotations
 
 import random
-import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
+from shedkit.core.args import seat_arg, seed_arg, view_seat_arg
 from shedkit.core.bits import claim, mask_of, members
 from shedkit.core.errors import IllegalMoveError, SetupError, ShedkitError
 from shedkit.core.game import GameBase
 from shedkit.core.info import GameInfo
 from shedkit.core.options import build_options, options_to_dict
+from shedkit.core.rng import randbelow, shuffle
 from shedkit.doudizhu.actions import Tables, tables_for
 from shedkit.doudizhu.combos import (
     CARDS_PER_PACK,
@@ -33,7 +34,7 @@ from shedkit.doudizhu.combos import (
     card_rank,
     card_str,
 )
-from shedkit.doudizhu.movegen import lead_moves, response_moves
+from shedkit.doudizhu.movegen import bomb_ranks, lead_moves, response_moves
 from shedkit.doudizhu.notation import parse_move, parse_ranks
 from shedkit.doudizhu.options import PRESETS, Options
 from shedkit.doudizhu.view import View
@@ -82,10 +83,14 @@ class DouDizhu(GameBase[Move, "State"]):
             max_game_length=3 + 2 * (n - 1) + 2 * (n - 2) + n * len(self.deck),
         )
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickle by options and preset (compiled classes need it)."""
+        return type(self), (self.options, self.preset)
+
     def __repr__(self) -> str:
         return f"<DouDizhu preset={self.preset!r} {self.options}>"
 
-    def parse_move(self, text: str, state: State | None = None) -> Move:
+    def parse_move(self, text: object, state: State | None = None) -> Move:
         """Read a move in DDZ-51 notation; the state settles ambiguous readings."""
         return parse_move(text, self.tables, state)
 
@@ -95,13 +100,13 @@ class DouDizhu(GameBase[Move, "State"]):
 
     def new_deal(
         self,
-        seed: int | None = None,
+        seed: object = None,
         hands: Sequence[str | Sequence[int] | None] | None = None,
         *,
         kitty: str | Sequence[int] | None = None,
-        first_bidder: int | None = None,
-        landlord: int | None = None,
-        bid: int = 1,
+        first_bidder: object = None,
+        landlord: object = None,
+        bid: object = 1,
     ) -> State:
         """Deal a new hand, deterministic from ``seed``.
 
@@ -114,10 +119,7 @@ class DouDizhu(GameBase[Move, "State"]):
         no kitty, the kitty is the rest of the pack if the hands are full-sized
         and there is an auction, else empty.
         """
-        if seed is None:
-            seed = secrets.randbits(63)
-        if not isinstance(seed, int) or isinstance(seed, bool):
-            raise SetupError(f"seed must be an integer, not {seed!r}")
+        seed = seed_arg(seed)
         opts = self.options
         n = opts.players
         rng = random.Random(seed)
@@ -131,7 +133,7 @@ class DouDizhu(GameBase[Move, "State"]):
                     given[seat] = self._take_cards(hand, free, f"hand of seat {seat}")
         kitty_cards = None if kitty is None else self._take_cards(kitty, free, "kitty")
         rest = sorted(free)
-        rng.shuffle(rest)
+        shuffle(rng, rest)
         if all(h is not None for h in given) and kitty_cards is None:
             # Every hand given: the kitty is the rest when the hands are full-sized,
             # else the deal has no kitty beyond what the landlord already holds.
@@ -149,15 +151,14 @@ class DouDizhu(GameBase[Move, "State"]):
         if kitty_cards is None:
             kitty_cards, rest = rest[: opts.kitty_size], rest[opts.kitty_size :]
         if first_bidder is None:
-            first_bidder = rng.randrange(n)
-        elif first_bidder not in range(n):
-            raise SetupError(f"first_bidder must be a seat 0…{n - 1}, not {first_bidder!r}")
-        if landlord is not None:
-            if landlord not in range(n):
-                raise SetupError(f"landlord must be a seat 0…{n - 1}, not {landlord!r}")
-            if bid not in (1, 2, 3):
-                raise SetupError(f"bid must be 1, 2 or 3, not {bid!r}")
-        return State(self, seed, dealt, kitty_cards, first_bidder, landlord, bid)
+            bidder = randbelow(rng, n)
+        else:
+            bidder = seat_arg(first_bidder, n, "first_bidder")
+        lord = None if landlord is None else seat_arg(landlord, n, "landlord")
+        if lord is not None and (not isinstance(bid, int) or bid not in (1, 2, 3)):
+            raise SetupError(f"bid must be 1, 2 or 3, not {bid!r}")
+        stake = bid if isinstance(bid, int) else 1
+        return State(self, seed, dealt, kitty_cards, bidder, lord, stake)
 
     def _take_cards(self, spec: str | Sequence[int], free: set[int], what: str) -> list[int]:
         """Take the cards ``spec`` names out of ``free``; bare ranks take the lowest suit free."""
@@ -214,36 +215,42 @@ class DouDizhu(GameBase[Move, "State"]):
         )
 
 
+# The attributes of a State, which clone() copies (one list for both).
+_STATE_SLOTS: Final = (
+    "_legal",
+    "bids",
+    "bomb_masks",
+    "bombs",
+    "current_player",
+    "dealt",
+    "first_bidder",
+    "game",
+    "hands",
+    "high_bid",
+    "high_bidder",
+    "history",
+    "kitty",
+    "landlord",
+    "last_play",
+    "last_player",
+    "out_of_auction",
+    "passes",
+    "phase",
+    "played",
+    "played_counts",
+    "plays",
+    "rank_counts",
+    "seed",
+    "thrown_in",
+    "trick_start",
+    "winner",
+)
+
+
 class State:
     """One deal in progress. ``apply`` changes it in place; ``clone`` copies it."""
 
-    __slots__ = (
-        "_legal",
-        "bids",
-        "bombs",
-        "current_player",
-        "dealt",
-        "first_bidder",
-        "game",
-        "hands",
-        "high_bid",
-        "high_bidder",
-        "history",
-        "kitty",
-        "landlord",
-        "last_play",
-        "last_player",
-        "out_of_auction",
-        "passes",
-        "phase",
-        "played",
-        "plays",
-        "rank_counts",
-        "seed",
-        "thrown_in",
-        "trick_start",
-        "winner",
-    )
+    __slots__ = _STATE_SLOTS
 
     def __init__(
         self,
@@ -254,7 +261,19 @@ class State:
         first_bidder: int,
         landlord: int | None,
         bid: int,
+        *,
+        source: State | None = None,
+        attrs: dict[str, Any] | None = None,
     ) -> None:
+        # clone() and unpickling: compiled classes have no __new__ that skips __init__.
+        if source is not None:
+            for name in _STATE_SLOTS:
+                setattr(self, name, getattr(source, name))
+            return
+        if attrs is not None:
+            for name in _STATE_SLOTS:
+                setattr(self, name, attrs[name])
+            return
         n = game.num_players
         self.game = game
         self.seed = seed
@@ -267,6 +286,8 @@ class State:
             counts = self.rank_counts[seat]
             for c in hand:
                 counts[card_rank(c)] += 1
+        # Ranks each seat holds four of, kept up to date instead of searched for every move.
+        self.bomb_masks = [bomb_ranks(c) for c in self.rank_counts]
         self.bids: list[tuple[int, Move]] = []
         self.high_bid = 0
         self.high_bidder = -1
@@ -278,6 +299,8 @@ class State:
         self.bombs = 0
         self.plays = [0] * n
         self.played: list[list[int]] = [[] for _ in range(n)]
+        # Rank counts of what each seat has played, kept for encoders (the envs).
+        self.played_counts = [[0] * NRANKS for _ in range(n)]
         self.history: list[tuple[int, Move, tuple[int, ...]]] = []
         self.thrown_in = False
         self.trick_start = 0
@@ -322,9 +345,10 @@ class State:
         elif self.phase == "auction":
             legal = (t.moves[0], *t.bids[self.high_bid :])
         elif self.last_play is None:
-            legal = tuple(lead_moves(self.rank_counts[seat], t))
+            legal = tuple(lead_moves(self.rank_counts[seat], t, self.bomb_masks[seat]))
         else:
-            legal = tuple(response_moves(self.rank_counts[seat], t, self.last_play))
+            last = self.last_play
+            legal = tuple(response_moves(self.rank_counts[seat], t, last, self.bomb_masks[seat]))
         self._legal = legal
         return legal
 
@@ -361,7 +385,7 @@ class State:
 
     # -- moves -----------------------------------------------------------------
 
-    def apply(self, move: Move, seat: int | None = None) -> None:
+    def apply(self, move: object, seat: object = None) -> None:
         """Play ``move`` for the current player (or check it is ``seat``'s turn first).
 
         Raises :class:`IllegalMoveError`, leaving the state unchanged, if the move
@@ -452,6 +476,15 @@ class State:
                 hand ^= 1 << c
             for r in ranks:
                 counts[r] -= 1
+        played = self.played_counts[seat]
+        for r in ranks:
+            played[r] += 1
+        held = self.bomb_masks[seat]
+        if held:
+            for r in ranks:
+                if counts[r] < 4:
+                    held &= ~(1 << r)
+            self.bomb_masks[seat] = held
         self.hands[seat] = hand
         self.played[seat] += cards
         self.history.append((seat, move, cards))
@@ -497,6 +530,7 @@ class State:
         for c in self.kitty:
             self.hands[landlord] |= 1 << c
             counts[card_rank(c)] += 1
+        self.bomb_masks[landlord] = bomb_ranks(counts)
         self.phase = "play"
         self.passes = 0
         self.trick_start = len(self.history)
@@ -505,13 +539,17 @@ class State:
 
     # -- copies, views, records ------------------------------------------------
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickle as the game and every attribute (compiled classes need it)."""
+        return _unpickle_state, (self.game, {name: getattr(self, name) for name in _STATE_SLOTS})
+
     def clone(self) -> State:
         """An independent copy (the game and the move objects are shared)."""
-        new = State.__new__(State)
-        for name in State.__slots__:
-            setattr(new, name, getattr(self, name))
+        new = State(self.game, self.seed, [], [], 0, None, 1, source=self)
         new.hands = self.hands.copy()
         new.rank_counts = [c.copy() for c in self.rank_counts]
+        new.bomb_masks = self.bomb_masks.copy()
+        new.played_counts = [c.copy() for c in self.played_counts]
         new.bids = self.bids.copy()
         new.out_of_auction = self.out_of_auction.copy()
         new.plays = self.plays.copy()
@@ -519,11 +557,10 @@ class State:
         new.history = self.history.copy()
         return new
 
-    def view(self, seat: int | None) -> View:
+    def view(self, seat: object) -> View:
         """What ``seat`` may know (DDZ-10: the kitty once shown); ``None`` for a spectator."""
         n = self.num_players
-        if seat is not None and seat not in range(n):
-            raise ValueError(f"seat must be 0…{n - 1} or None, not {seat!r}")
+        seat = view_seat_arg(seat, n)
         revealed = self.landlord is not None
         return View(
             seat=seat,
@@ -597,3 +634,8 @@ class State:
 def make(preset: str = "standard", **options: Any) -> DouDizhu:
     """Build the game from a preset and option overrides (validated)."""
     return DouDizhu(build_options(Options, PRESETS, preset, options, "doudizhu"), preset)
+
+
+def _unpickle_state(game: DouDizhu, attrs: dict[str, Any]) -> State:
+    """The state :meth:`State.__reduce__` pickled."""
+    return State(game, 0, [], [], 0, None, 1, attrs=attrs)

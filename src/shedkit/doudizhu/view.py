@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from shedkit.core.pickling import reduce_dataclass
 from shedkit.doudizhu.combos import Move
 from shedkit.doudizhu.options import Options
 
@@ -28,6 +29,10 @@ class View:
     ``history`` is every move so far with the cards it played; ``bids`` the
     auction's moves; ``trick`` the moves of the trick in progress.
     """
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickle by the constructor's arguments (compiled classes need it)."""
+        return reduce_dataclass(self)
 
     seat: int | None
     num_players: int

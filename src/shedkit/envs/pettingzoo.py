@@ -28,7 +28,7 @@ from pettingzoo import AECEnv
 import shedkit
 from shedkit.core.errors import IllegalMoveError, OptionError
 from shedkit.envs.encodings import Encoding, encoding_for
-from shedkit.envs.encodings.base import render_state
+from shedkit.envs.encodings.base import move_mask, render_state
 
 __all__ = ["ShedkitAECEnv", "env", "raw_env"]
 
@@ -112,7 +112,17 @@ class ShedkitAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type i
         """The encoded view of ``agent``'s seat and its legal-action mask."""
         if self.state is None:
             raise OptionError("call reset() before observe()")
-        view = self.state.view(self._seats[agent])
+        seat = self._seats[agent]
+        state = self.state
+        fast = getattr(self.encoding, "encode_state", None)
+        if fast is not None:
+            # The same vector as encode(view), without building a View on every step.
+            moves = state.legal_moves() if seat == state.current_player else ()
+            return {
+                "observation": fast(state, seat),
+                "action_mask": move_mask(moves, self.encoding.num_actions),
+            }
+        view = state.view(seat)
         return {"observation": self.encoding.encode(view), "action_mask": self.encoding.mask(view)}
 
     def step(self, action: int | np.integer[Any] | None) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+from typing import Any
 
 from shedkit.president.combos import FACE_CHARS, JOKER, KINDS, PASS, SUIT_CHARS, Move, normal_order
 from shedkit.president.movegen import Key, play_keys
@@ -20,6 +21,10 @@ __all__ = ["Tables", "tables_for"]
 
 class Tables:
     """Interned moves, their strengths in both orders, and lookup by key."""
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickle as the options: unpickling gets the cached tables (compiled classes need it)."""
+        return tables_for, (self.opts,)
 
     def __init__(self, opts: Options) -> None:
         self.opts = opts

@@ -10,7 +10,9 @@ A card is an int: ``face * 4 + suit`` for the 52 suited cards, faces
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Any, Final
+
+from shedkit.core.pickling import reduce_dataclass
 
 __all__ = ["FACE_CHARS", "JOKER", "KINDS", "PASS", "SUIT_CHARS", "Move", "card_str", "normal_order"]
 
@@ -43,6 +45,10 @@ class Move:
     are the played faces with the joker's declared face in its place. ``text``
     is the notation in the normal order of the game the move belongs to.
     """
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickle by the constructor's arguments (compiled classes need it)."""
+        return reduce_dataclass(self)
 
     kind: str
     cards: tuple[int, ...] = ()

@@ -43,7 +43,7 @@ def parse_cards(text: str) -> list[int]:
     return [parse_card(tok) for tok in text.replace(",", " ").split()]
 
 
-def parse_move(text: str, tables: Tables) -> Move:
+def parse_move(text: object, tables: Tables) -> Move:
     """Return the move ``text`` names; raise :class:`InvalidMoveError` if it names none."""
     if not isinstance(text, str):
         raise InvalidMoveError(f"a move is written as text, not {type(text).__name__}")

@@ -13,15 +13,16 @@ from __future__ import annotations
 
 import itertools
 import random
-import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
+from shedkit.core.args import seat_arg, seed_arg, view_seat_arg
 from shedkit.core.bits import claim, mask_of, members
 from shedkit.core.errors import IllegalMoveError, SetupError, ShedkitError
 from shedkit.core.game import GameBase
 from shedkit.core.info import GameInfo
 from shedkit.core.options import build_options, options_to_dict
+from shedkit.core.rng import randbelow, shuffle
 from shedkit.president.actions import Tables, tables_for
 from shedkit.president.combos import EIGHT, JOKER, PASS, Move, card_str
 from shedkit.president.movegen import play_keys
@@ -74,10 +75,14 @@ class President(GameBase[Move, "State"]):
             max_game_length=2 + n * len(self.deck) * 2,
         )
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickle by options and preset (compiled classes need it)."""
+        return type(self), (self.options, self.preset)
+
     def __repr__(self) -> str:
         return f"<President preset={self.preset!r} {self.options}>"
 
-    def parse_move(self, text: str, state: State | None = None) -> Move:
+    def parse_move(self, text: object, state: State | None = None) -> Move:
         """Read a move in PRE-30/31 notation (``7c 7h``, ``4h Jk=5h 6h``, ``pass``, ``give 3c``)."""
         return parse_move(text, self.tables)
 
@@ -94,14 +99,14 @@ class President(GameBase[Move, "State"]):
 
     def new_deal(
         self,
-        seed: int | None = None,
+        seed: object = None,
         hands: Sequence[str | Sequence[int] | None] | None = None,
         *,
-        dealer: int | None = None,
+        dealer: object = None,
         leftover: str | Sequence[int] | None = None,
         previous_order: Sequence[int] | None = None,
         tax_draws: Sequence[Sequence[int]] | None = None,
-        revolution: bool = False,
+        revolution: object = False,
     ) -> State:
         """Deal a new hand, deterministic from ``seed`` (PRE-04…06, PRE-20).
 
@@ -110,10 +115,7 @@ class President(GameBase[Move, "State"]):
         ``previous_order`` (the last deal's finishing order) starts the tax when
         the ``tax`` option is on; ``tax_draws`` fixes the cards taken at random.
         """
-        if seed is None:
-            seed = secrets.randbits(63)
-        if not isinstance(seed, int) or isinstance(seed, bool):
-            raise SetupError(f"seed must be an integer, not {seed!r}")
+        seed = seed_arg(seed)
         opts = self.options
         n = opts.players
         rng = random.Random(seed)
@@ -127,7 +129,7 @@ class President(GameBase[Move, "State"]):
                     given[seat] = self._take(hand, free, f"hand of seat {seat}")
         kept = None if leftover is None else self._take(leftover, free, "leftover")
         rest = sorted(free)
-        rng.shuffle(rest)
+        shuffle(rng, rest)
         dealt = []
         for seat in range(n):
             hand = given[seat]
@@ -137,10 +139,7 @@ class President(GameBase[Move, "State"]):
                     raise SetupError("not enough cards left to deal the hands not given")
             dealt.append(sorted(hand))
         out_of_play = sorted((kept or []) + rest)
-        if dealer is None:
-            dealer = rng.randrange(n)
-        elif dealer not in range(n):
-            raise SetupError(f"dealer must be a seat 0…{n - 1}, not {dealer!r}")
+        dealer = randbelow(rng, n) if dealer is None else seat_arg(dealer, n, "dealer")
         exchanges: list[tuple[int, int, int]] = []
         if opts.tax and previous_order is not None:
             order = list(previous_order)
@@ -162,6 +161,8 @@ class President(GameBase[Move, "State"]):
             else:
                 drawn = tuple(sorted(rng.sample(dealt[loser], min(count, len(dealt[loser])))))
             draws.append(drawn)
+        if not isinstance(revolution, bool):
+            raise SetupError(f"revolution must be true or false, not {revolution!r}")
         return State(self, seed, dealt, out_of_play, dealer, exchanges, draws, revolution)
 
     def _take(self, spec: str | Sequence[int], free: set[int], what: str) -> list[int]:
@@ -193,32 +194,36 @@ class President(GameBase[Move, "State"]):
         )
 
 
+# The attributes of a State, which clone() copies (one list for both).
+_STATE_SLOTS: Final = (
+    "_legal",
+    "current_player",
+    "dealer",
+    "dealt",
+    "exchanges",
+    "finished",
+    "game",
+    "hands",
+    "history",
+    "last_play",
+    "last_player",
+    "leftover",
+    "passed",
+    "passes",
+    "phase",
+    "revolution",
+    "seed",
+    "start_revolution",
+    "tax_draws",
+    "tax_step",
+    "trick_start",
+)
+
+
 class State:
     """One deal in progress. ``apply`` changes it in place; ``clone`` copies it."""
 
-    __slots__ = (
-        "_legal",
-        "current_player",
-        "dealer",
-        "dealt",
-        "exchanges",
-        "finished",
-        "game",
-        "hands",
-        "history",
-        "last_play",
-        "last_player",
-        "leftover",
-        "passed",
-        "passes",
-        "phase",
-        "revolution",
-        "seed",
-        "start_revolution",
-        "tax_draws",
-        "tax_step",
-        "trick_start",
-    )
+    __slots__ = _STATE_SLOTS
 
     def __init__(
         self,
@@ -230,7 +235,19 @@ class State:
         exchanges: list[tuple[int, int, int]],
         draws: list[tuple[int, ...]],
         revolution: bool,
+        *,
+        source: State | None = None,
+        attrs: dict[str, Any] | None = None,
     ) -> None:
+        # clone() and unpickling: compiled classes have no __new__ that skips __init__.
+        if source is not None:
+            for name in _STATE_SLOTS:
+                setattr(self, name, getattr(source, name))
+            return
+        if attrs is not None:
+            for name in _STATE_SLOTS:
+                setattr(self, name, attrs[name])
+            return
         n = game.num_players
         self.game = game
         self.seed = seed
@@ -384,7 +401,7 @@ class State:
 
     # -- moves -----------------------------------------------------------------
 
-    def apply(self, move: Move, seat: int | None = None) -> None:
+    def apply(self, move: object, seat: object = None) -> None:
         """Play ``move`` for the current player; an illegal move raises and changes nothing."""
         if self.phase == "over":
             raise IllegalMoveError("the deal is over; no more moves")
@@ -501,22 +518,23 @@ class State:
 
     # -- copies, views, records ------------------------------------------------
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickle as the game and every attribute (compiled classes need it)."""
+        return _unpickle_state, (self.game, {name: getattr(self, name) for name in _STATE_SLOTS})
+
     def clone(self) -> State:
         """An independent copy (the game and the move objects are shared)."""
-        new = State.__new__(State)
-        for name in State.__slots__:
-            setattr(new, name, getattr(self, name))
+        new = State(self.game, self.seed, [], [], 0, [], [], False, source=self)
         new.hands = self.hands.copy()
         new.passed = self.passed.copy()
         new.finished = self.finished.copy()
         new.history = self.history.copy()
         return new
 
-    def view(self, seat: int | None) -> View:
+    def view(self, seat: object) -> View:
         """What ``seat`` may know (PRE-05 leftover is public, the tax's cards are not)."""
         n = self.num_players
-        if seat is not None and seat not in range(n):
-            raise ValueError(f"seat must be 0…{n - 1} or None, not {seat!r}")
+        seat = view_seat_arg(seat, n)
         history: list[tuple[int, Move, tuple[int, ...]]] = []
         for who, move, cards in self.history:
             if move.kind == "give":
@@ -622,3 +640,8 @@ class State:
 def make(preset: str = "standard", **options: Any) -> President:
     """Build the game from a preset and option overrides (validated)."""
     return President(build_options(Options, PRESETS, preset, options, "president"), preset)
+
+
+def _unpickle_state(game: President, attrs: dict[str, Any]) -> State:
+    """The state :meth:`State.__reduce__` pickled."""
+    return State(game, 0, [], [], 0, [], [], False, attrs=attrs)

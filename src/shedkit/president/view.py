@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
+from shedkit.core.pickling import reduce_dataclass
 from shedkit.president.combos import Move
 from shedkit.president.options import Options
 
@@ -30,6 +31,10 @@ class View:
     seats out so far, first first; ``exchanges`` the tax's ``(giver, receiver,
     count)``; ``tax_drawn``/``tax_lost`` the cards this seat drew or lost.
     """
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickle by the constructor's arguments (compiled classes need it)."""
+        return reduce_dataclass(self)
 
     seat: int | None
     num_players: int

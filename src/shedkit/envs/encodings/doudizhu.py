@@ -50,7 +50,7 @@ from shedkit.doudizhu.combos import KINDS, NRANKS, RANK_CHARS, card_rank, card_s
 from shedkit.envs.encodings.base import Layout, move_mask
 
 if TYPE_CHECKING:
-    from shedkit.doudizhu.rules import DouDizhu
+    from shedkit.doudizhu.rules import DouDizhu, State
     from shedkit.doudizhu.view import View
 
 __all__ = ["DouDizhuEncoding"]
@@ -101,6 +101,12 @@ class DouDizhuEncoding:
         self._full_hand = float(opts.hand_size + opts.kitty_size)
         self._offsets = {name: self.layout.offsets[name] for name, _ in self.layout.segments}
         self.action_features = self._action_features(game)
+        kitty = np.zeros(NRANKS, dtype=np.intp)
+        self._deck_list = [int(x) for x in deck]
+        self._kitty_counts: list[int] = kitty.tolist()
+        # encode_state writes here: the card rows' counts, then the observation itself.
+        self._counts = np.zeros((self.rows, NRANKS), dtype=np.intp)
+        self._buffer = np.zeros(self.layout.size, dtype=np.float32)
 
     def _action_features(self, game: DouDizhu) -> NDArray[np.float32]:
         moves = game.tables.moves
@@ -170,6 +176,77 @@ class DouDizhuEncoding:
         high = n if view.high_bidder < 0 else (view.high_bidder - me) % n
         out[off["high_bidder"] + high] = 1.0
         return out
+
+    def encode_state(self, state: State, seat: int) -> NDArray[np.float32]:
+        """``encode(state.view(seat))``, read from the counts the state keeps, without a view.
+
+        The vector is written into a buffer kept by the encoding and returned as a
+        copy, so an observation a learner stores never changes afterwards.
+        """
+        n = self.n
+        me = seat
+        counts = state.rank_counts
+        played = state.played_counts
+        hand = counts[me]
+        unseen = self._deck_list.copy()
+        rows = [hand]
+        for rel in range(n):
+            row = played[(me + rel) % n]
+            rows.append(row)
+        for r in range(NRANKS):
+            left = unseen[r] - hand[r]
+            for row in rows[1:]:
+                left -= row[r]
+            unseen[r] = left
+        rows.append(unseen)
+        kitty = self._kitty_counts
+        if state.landlord is not None:
+            kitty = [0] * NRANKS
+            for c in state.kitty:
+                kitty[self._rank_of[c]] += 1
+        rows.append(kitty)
+        last = state.last_play
+        beat = [0] * NRANKS
+        if last is not None:
+            for r in last.ranks:
+                beat[r] += 1
+        rows.append(beat)
+        history = state.history
+        start = len(state.bids)
+        recent = history[max(start, len(history) - n) :]
+        passes = []
+        for i in range(n):
+            row = [0] * NRANKS
+            if i < len(recent):
+                move = recent[len(recent) - 1 - i][1]
+                for r in move.ranks:
+                    row[r] += 1
+                if not move.ranks:
+                    passes.append(i)
+            rows.append(row)
+        table = self._counts
+        table[:] = rows
+        out = self._buffer
+        width = self.rows * self.card_width
+        np.take(self._thermo, table, axis=0, out=out[:width].reshape(self.rows, NRANKS, self.slots))
+        out[width:] = 0.0
+        off = self._offsets
+        for i in passes:
+            out[off["recent_pass"] + i] = 1.0
+        if last is not None and state.last_player >= 0:
+            out[off["to_beat_by"] + (state.last_player - me) % n] = 1.0
+        landlord = n if state.landlord is None else (state.landlord - me) % n
+        out[off["landlord"] + landlord] = 1.0
+        left = off["cards_left"]
+        for s in range(n):
+            out[left + (s - me) % n] = state.hands[s].bit_count() / self._full_hand
+        out[off["bombs"] + min(state.bombs, _BOMB_SLOTS - 1)] = 1.0
+        if state.phase == "auction":
+            out[off["auction"]] = 1.0
+        out[off["stake"] + state.high_bid] = 1.0
+        high = n if state.high_bidder < 0 else (state.high_bidder - me) % n
+        out[off["high_bidder"] + high] = 1.0
+        return out.copy()
 
     def mask(self, view: View) -> NDArray[np.int8]:
         """The legal action ids of ``view`` as an int8 mask."""
