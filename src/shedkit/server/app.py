@@ -27,7 +27,13 @@ from the page's own origin or an allowed one.
 
 Every error is ``{"error": {"code": ..., "message": ...}}`` over HTTP and
 ``{"type": "error", "code": ..., "message": ...}`` over the WebSocket; a bad
-message never closes the table or changes its state.
+message never closes the table or changes its state. ``message`` is English for
+developers; clients show their own text for ``code``, filled in from ``data``
+where the error has facts a person needs (``{"limit": 300}``, ``{"seat": 2}``;
+``reason`` tells apart the cases of one code).
+
+Pages: ``/`` the lobby, ``/t/{id}`` a table, ``/replay/{id}/{n}`` a finished
+deal, ``/howto/{game}`` how to play a game.
 """
 
 from __future__ import annotations
@@ -265,7 +271,8 @@ def create_app(
         # limit, or a chunked one that grows past it).
         declared = request.headers.get("content-length")
         message = f"bodies are at most {base.max_body} bytes"
-        too_big = JSONResponse({"error": {"code": "too_large", "message": message}}, 413)
+        error = {"code": "too_large", "message": message, "data": {"limit": base.max_body}}
+        too_big = JSONResponse({"error": error}, 413)
         if declared is not None:
             if not declared.isdigit() or int(declared) > base.max_body:
                 return too_big
@@ -284,9 +291,10 @@ def create_app(
 
     @app.exception_handler(ServerError)
     async def server_error(request: Request, exc: ServerError) -> JSONResponse:
-        return JSONResponse(
-            {"error": {"code": exc.code, "message": str(exc)}}, status_code=exc.status
-        )
+        error: Json = {"code": exc.code, "message": str(exc)}
+        if exc.data is not None:
+            error["data"] = exc.data
+        return JSONResponse({"error": error}, status_code=exc.status)
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -321,6 +329,10 @@ def create_app(
     @app.get("/t/{table_id}", include_in_schema=False)
     async def table_page(request: Request, table_id: str) -> FileResponse:
         return page("table.html", request)
+
+    @app.get("/howto/{game}", include_in_schema=False)
+    async def howto_page(request: Request, game: str) -> FileResponse:
+        return page("howto.html", request)
 
     @app.get("/replay/{table_id}/{number}", include_in_schema=False)
     async def replay_page(request: Request, table_id: str, number: int) -> FileResponse:
@@ -367,7 +379,9 @@ def create_app(
         if not manager.limit(
             manager.join_limits, address_of(request), manager.settings.joins_per_minute
         ):
-            raise ServerError("rate_limited", "too many joins; wait a little", 429)
+            raise ServerError(
+                "rate_limited", "too many joins; wait a little", 429, {"reason": "join"}
+            )
         token = manager.join(
             table_id, body.seat, body.name, token=body.token, client=client_of(request)
         )
@@ -399,7 +413,10 @@ def create_app(
             found = await asyncio.to_thread(_build_replay, manager.storage, table_id, number)
             if found is None:
                 raise ServerError(
-                    "not_found", f"no finished deal {number} at table {table_id!r}", 404
+                    "not_found",
+                    f"no finished deal {number} at table {table_id!r}",
+                    404,
+                    {"table": table_id, "deal": number, "reason": "deal"},
                 )
             cache[key] = found
             while len(cache) > base.replay_cache:
@@ -431,7 +448,8 @@ def create_app(
         manager: Manager = websocket.app.state.manager
         table = manager.tables.get(table_id)
         if table is None:
-            await websocket.send_text(_error("not_found", f"no table {table_id!r}"))
+            missing = ServerError("not_found", f"no table {table_id!r}", data={"table": table_id})
+            await websocket.send_text(_error(missing))
             await websocket.close(code=4404)
             return
         conn = Connection(websocket, table_id)
@@ -477,8 +495,11 @@ async def _writer(websocket: WebSocket, conn: Connection) -> None:
         conn.closed = True
 
 
-def _error(code: str, message: str, ref: Any = None) -> str:
-    out: Json = {"type": "error", "code": code, "message": message}
+def _error(err: ServerError, ref: Any = None) -> str:
+    """The WebSocket ``error`` message of ``err``: its code, message and data."""
+    out: Json = {"type": "error", "code": err.code, "message": str(err)}
+    if err.data is not None:
+        out["data"] = err.data
     if ref is not None:
         out["ref"] = ref
     return json.dumps(out)
@@ -490,25 +511,30 @@ def _handle(manager: Manager, table: TableRuntime, conn: Connection, raw: str) -
         manager.errors += 1
         if not conn.flood_warned:
             conn.flood_warned = True
-            conn.post(_error("rate_limited", "too many messages; slow down"))
+            slow = {"reason": "messages"}
+            conn.post(
+                _error(ServerError("rate_limited", "too many messages; slow down", data=slow))
+            )
         return
     if len(raw) > MAX_MESSAGE:
         manager.errors += 1
-        conn.post(_error("too_large", f"messages are at most {MAX_MESSAGE} characters"))
+        limit = {"limit": MAX_MESSAGE}
+        text = f"messages are at most {MAX_MESSAGE} characters"
+        conn.post(_error(ServerError("too_large", text, data=limit)))
         return
     try:
         message = json.loads(raw)
     except ValueError:
         manager.errors += 1
-        conn.post(_error("bad_json", "the message is not JSON"))
+        conn.post(_error(ServerError("bad_json", "the message is not JSON")))
         return
     except RecursionError:
         manager.errors += 1
-        conn.post(_error("bad_json", "the message is nested too deeply"))
+        conn.post(_error(ServerError("bad_json", "the message is nested too deeply")))
         return
     if not isinstance(message, dict):
         manager.errors += 1
-        conn.post(_error("bad_message", "a message is a JSON object with a 'type'"))
+        conn.post(_error(ServerError("bad_message", "a message is a JSON object with a 'type'")))
         return
     kind = message.get("type")
     ref = message.get("id") if isinstance(message.get("id"), (int, str)) else None
@@ -538,13 +564,14 @@ def _handle(manager: Manager, table: TableRuntime, conn: Connection, raw: str) -
                 "unknown_type",
                 f"unknown message type {kind!r}; "
                 "valid: hello, move, chat, next, start, leave, sync, ping",
+                data={"type": str(kind)[:40]},
             )
     except ServerError as err:
         manager.errors += 1
-        conn.post(_error(err.code, str(err), ref))
+        conn.post(_error(err, ref))
     except ShedkitError as err:
         manager.errors += 1
-        conn.post(_error("bad_request", str(err), ref))
+        conn.post(_error(ServerError("bad_request", str(err)), ref))
 
 
 def _seated(conn: Connection) -> int:

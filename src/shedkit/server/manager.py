@@ -70,12 +70,20 @@ OUTBOX: Final = 256
 
 
 class ServerError(ShedkitError):
-    """A request the server refuses; ``code`` is a stable word for clients and tests."""
+    """A request the server refuses; ``code`` is a stable word for clients and tests.
 
-    def __init__(self, code: str, message: str, status: int = 400) -> None:
+    ``data`` holds the facts a person needs to read the error in their language (a
+    limit, a seat, a name); clients put them into their own message for ``code``. A
+    ``reason`` in it tells apart the cases one code covers.
+    """
+
+    def __init__(
+        self, code: str, message: str, status: int = 400, data: dict[str, Any] | None = None
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.status = status
+        self.data = data
 
 
 def commitment(seed: int) -> str:
@@ -492,7 +500,7 @@ class Manager:
         """The table ``table_id``, or a ``not_found`` error."""
         table = self.tables.get(table_id)
         if table is None:
-            raise ServerError("not_found", f"no table {table_id!r}", 404)
+            raise ServerError("not_found", f"no table {table_id!r}", 404, {"table": table_id})
         return table
 
     def lobby(self, limit: int = 200) -> list[Json]:
@@ -541,7 +549,10 @@ class Manager:
         s = self.settings
         if len(self.tables) >= s.max_tables:
             raise ServerError(
-                "server_full", f"this server hosts at most {s.max_tables} tables; try later", 503
+                "server_full",
+                f"this server hosts at most {s.max_tables} tables; try later",
+                503,
+                {"limit": s.max_tables},
             )
         if sum(1 for t in self.tables.values() if t.creator == client) >= s.tables_per_client:
             raise ServerError(
@@ -549,43 +560,57 @@ class Manager:
                 f"you already have {s.tables_per_client} open tables here; "
                 "finish or leave one first",
                 429,
+                {"limit": s.tables_per_client},
             )
         if not self.limit(self.create_limits, client, s.creates_per_minute):
             raise ServerError(
                 "rate_limited",
                 f"at most {s.creates_per_minute:g} new tables a minute; wait a little",
                 429,
+                {"per_minute": s.creates_per_minute, "reason": "create"},
             )
         if game not in SERIALIZERS:
             raise ServerError(
-                "bad_game", f"unknown game {game!r}; valid games: {', '.join(sorted(SERIALIZERS))}"
+                "bad_game",
+                f"unknown game {game!r}; valid games: {', '.join(sorted(SERIALIZERS))}",
+                data={"game": str(game)},
             )
         options = dict(options or {})
         try:
             made = shedkit.make(game, preset=preset, **options)
         except (OptionError, TypeError) as err:
-            raise ServerError("bad_option", str(err)) from err
+            raise ServerError("bad_option", str(err), data=_option_named(err, options)) from err
         bot = bot or default_agent(game)
         if bot not in agents_for(game):
             raise ServerError(
                 "bad_bot",
                 f"agent {bot!r} does not play {game}; valid: {', '.join(agents_for(game))}",
+                data={"bot": bot},
             )
         n = made.num_players
         if not 0 <= bots <= n:
-            raise ServerError("bad_bots", f"bots must be 0…{n}, not {bots}")
+            raise ServerError("bad_bots", f"bots must be 0…{n}, not {bots}", data={"max": n})
         if deals is not None and not 1 <= deals <= 1000:
-            raise ServerError("bad_deals", f"deals must be 1…1000 or none, not {deals}")
+            raise ServerError(
+                "bad_deals", f"deals must be 1…1000 or none, not {deals}", data={"max": 1000}
+            )
         if bots == n and (deals is None or deals > s.bot_only_max_deals):
             raise ServerError(
                 "bad_deals",
                 f"a table of bots alone plays at most {s.bot_only_max_deals} deals",
+                data={"max": s.bot_only_max_deals, "reason": "bots_only"},
             )
         if target is not None and not 1 <= target <= 1_000_000:
-            raise ServerError("bad_target", f"target must be 1…1000000 or none, not {target}")
+            raise ServerError(
+                "bad_target",
+                f"target must be 1…1000000 or none, not {target}",
+                data={"max": 1_000_000},
+            )
         if turn_clock is not None and not (turn_clock == 0 or 5 <= turn_clock <= 3600):
             raise ServerError(
-                "bad_clock", f"turn_clock is 0 (no clock) or 5…3600 seconds, not {turn_clock}"
+                "bad_clock",
+                f"turn_clock is 0 (no clock) or 5…3600 seconds, not {turn_clock}",
+                data={"min": 5, "max": 3600},
             )
         clock = s.turn_clock if turn_clock is None else turn_clock
         if seed is not None and not 0 <= seed < 2**63:
@@ -624,16 +649,26 @@ class Manager:
         """
         table = self.table(table_id)
         if not isinstance(seat, int) or not 0 <= seat < len(table.seats):
-            raise ServerError("bad_seat", f"seat must be 0…{len(table.seats) - 1}, not {seat!r}")
+            raise ServerError(
+                "bad_seat",
+                f"seat must be 0…{len(table.seats) - 1}, not {seat!r}",
+                data={"seats": len(table.seats)},
+            )
         info = table.seats[seat]
         if info.token_hash is not None:
-            raise ServerError("seat_taken", f"seat {seat} is taken by {info.name}", 409)
+            raise ServerError(
+                "seat_taken",
+                f"seat {seat} is taken by {info.name}",
+                409,
+                {"seat": seat, "name": info.name},
+            )
         digest = _hash(token) if isinstance(token, str) and token else None
         if table.status == "playing" and (info.reserved is None or info.reserved != digest):
             raise ServerError(
                 "seat_locked",
                 f"seat {seat}'s hand is in play; it can be taken when this deal ends",
                 409,
+                {"seat": seat},
             )
         if not table.hot_seat:
             for other in table.seats:
@@ -648,7 +683,12 @@ class Manager:
         folded = name.casefold()
         for i, other in enumerate(table.seats):
             if i != seat and other.name is not None and other.name.casefold() == folded:
-                raise ServerError("name_taken", f"{other.name!r} is already at this table", 409)
+                raise ServerError(
+                    "name_taken",
+                    f"{other.name!r} is already at this table",
+                    409,
+                    {"name": other.name},
+                )
         if info.reserved is not None and info.reserved == digest:
             new_token = token  # the same player back in their seat, with the same token
         else:
@@ -702,7 +742,9 @@ class Manager:
     def fill_with_bots(self, table: TableRuntime) -> None:
         """Give every open seat to its bot and start the deal (``start`` in the table page)."""
         if table.status != "waiting":
-            raise ServerError("bad_state", "the match has already started")
+            raise ServerError(
+                "bad_state", "the match has already started", data={"reason": "started"}
+            )
         for s in table.seats:
             if s.token_hash is None:
                 s.human = False
@@ -718,7 +760,9 @@ class Manager:
             table.new_match()
             self._start_deal(table)
         else:
-            raise ServerError("bad_state", "the deal in progress is not over")
+            raise ServerError(
+                "bad_state", "the deal in progress is not over", data={"reason": "not_over"}
+            )
         self._changed(table)
 
     # -- play ------------------------------------------------------------------------
@@ -730,7 +774,11 @@ class Manager:
         refused with ``stale_state``; errors leave the state unchanged.
         """
         if seat is None:
-            raise ServerError("not_seated", "spectators cannot move; take a seat first")
+            raise ServerError(
+                "not_seated",
+                "spectators cannot move; take a seat first",
+                data={"reason": "move"},
+            )
         state = table.state
         if state is None or table.status != "playing":
             raise ServerError("no_deal", "there is no deal in progress")
@@ -746,18 +794,21 @@ class Manager:
                 f"that move was made on state {state_id}; the table is at state "
                 f"{table.state_id}: look again",
                 409,
+                {"state_id": table.state_id},
             )
         if state.current_player != seat:
             raise ServerError(
-                "not_your_turn", f"it is seat {state.current_player}'s turn, not yours"
+                "not_your_turn",
+                f"it is seat {state.current_player}'s turn, not yours",
+                data={"seat": state.current_player},
             )
         try:
             move = table.game.parse_move(text, state)
             state.apply(move, seat)
         except InvalidMoveError as err:
-            raise ServerError("invalid_move", str(err)) from err
+            raise ServerError("invalid_move", str(err), data={"move": text}) from err
         except IllegalMoveError as err:
-            raise ServerError("illegal_move", str(err)) from err
+            raise ServerError("illegal_move", str(err), data={"move": text}) from err
         info = table.seats[seat]
         info.away, info.timeouts = False, 0
         self._moved(table, move)
@@ -1088,11 +1139,15 @@ class Manager:
     def chat(self, table: TableRuntime, conn: Connection, text: Any) -> None:
         """Post a chat line under the seat's name (spectators may not chat)."""
         if conn.seat is None:
-            raise ServerError("not_seated", "take a seat to chat")
+            raise ServerError("not_seated", "take a seat to chat", data={"reason": "chat"})
         if not isinstance(text, str) or not text.strip():
             raise ServerError("bad_message", "a chat message needs 'text'")
         if len(text) > MAX_CHAT:
-            raise ServerError("too_long", f"chat lines are at most {MAX_CHAT} characters")
+            raise ServerError(
+                "too_long",
+                f"chat lines are at most {MAX_CHAT} characters",
+                data={"limit": MAX_CHAT},
+            )
         line = {
             "seat": conn.seat,
             "name": table.seats[conn.seat].name,
@@ -1170,17 +1225,30 @@ class Manager:
         self.storage.save_table(table.id, table.game_name, table.to_data())
 
 
+def _option_named(err: Exception, options: dict[str, Any]) -> dict[str, Any] | None:
+    """``{"option": name}`` when the options error is about one option the request set."""
+    text = str(err)
+    for name in options:
+        if f"{name!r}" in text:
+            return {"option": name}
+    return None
+
+
 def _clean_name(name: Any) -> str:
     """A display name in NFKC without control or format characters, spaces collapsed."""
     if not isinstance(name, str):
         raise ServerError("bad_name", "a display name is text")
     if len(name) > 4 * MAX_NAME:
-        raise ServerError("bad_name", f"a display name has 1…{MAX_NAME} characters")
+        raise ServerError(
+            "bad_name", f"a display name has 1…{MAX_NAME} characters", data={"max": MAX_NAME}
+        )
     normal = unicodedata.normalize("NFKC", name)
     kept = "".join(ch for ch in normal if unicodedata.category(ch) not in ("Cc", "Cf", "Co"))
     clean = " ".join(kept.split())
     if not 1 <= len(clean) <= MAX_NAME:
-        raise ServerError("bad_name", f"a display name has 1…{MAX_NAME} characters")
+        raise ServerError(
+            "bad_name", f"a display name has 1…{MAX_NAME} characters", data={"max": MAX_NAME}
+        )
     return clean
 
 
