@@ -21,7 +21,9 @@ def test_build_floor_reads_the_licence_expression() -> None:
     floor = re.fullmatch(r"setuptools>=(\d+)", meta["build-system"]["requires"][0])
     assert floor is not None and int(floor[1]) >= 77
     assert meta["project"]["license"] == "MIT"
-    assert "rules/*.md" in meta["tool"]["setuptools"]["package-data"]["shedkit"]
+    assert {"rules/*.md", "rules/*/*.md"} <= set(
+        meta["tool"]["setuptools"]["package-data"]["shedkit"]
+    )
     assert {"Homepage", "Documentation", "Issues"} <= set(meta["project"]["urls"])
 
 

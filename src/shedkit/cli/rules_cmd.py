@@ -2,7 +2,8 @@
 
 ``shedkit rules`` lists the games, ``shedkit rules GAME`` prints a game's
 rules, ``shedkit rules GAME RULE-ID`` or ``shedkit rules RULE-ID`` one rule
-(``pre-16`` works as well as ``PRE-16``). On a terminal the markdown is
+(``pre-16`` works as well as ``PRE-16``); ``--lang de`` (or ``zh``, ``it``,
+``ja``) shows them in another language. On a terminal the markdown is
 rendered; piped, it is printed as it is.
 """
 
@@ -33,6 +34,12 @@ def add_rules_parser(sub: Any) -> argparse.ArgumentParser:
         "topic", nargs="?", metavar="GAME|RULE-ID", help=f"one of {', '.join(rulebook.GAMES)}"
     )
     parser.add_argument("rule_id", nargs="?", metavar="RULE-ID", help="a rule of that game")
+    parser.add_argument(
+        "--lang",
+        default="en",
+        metavar="LANG",
+        help=f"language of the rules, one of {', '.join(rulebook.LANGS)} (default en)",
+    )
     return parser
 
 
@@ -47,19 +54,24 @@ def _show(markdown: str, out: Console) -> None:
 def run_rules(args: argparse.Namespace, out: Console) -> int:
     """Run ``shedkit rules`` with parsed ``args``; unknown games or IDs raise ``ShedkitError``."""
     topic: str | None = args.topic
+    # Namespaces built by hand (tests, callers of run_rules) may predate --lang.
+    lang = rulebook.check_lang(getattr(args, "lang", "en"))
     if topic is None:
         for game in rulebook.GAMES:
             first = next(iter(rulebook.rules(game).values()))
             last = list(rulebook.rules(game))[-1]
             out.print(f"{game}  ({first.id} … {last})", markup=False, highlight=False)
-        out.print("`shedkit rules GAME` shows a game's rules, `shedkit rules RULE-ID` one rule.")
+        out.print(
+            "`shedkit rules GAME` shows a game's rules, `shedkit rules RULE-ID` one rule; "
+            f"--lang picks the language ({', '.join(rulebook.LANGS)})."
+        )
         return 0
     if args.rule_id is not None:
-        _show(rulebook.rule(args.rule_id, topic).markdown(), out)
+        _show(rulebook.rule(args.rule_id, topic, lang).markdown(), out)
     elif topic.strip().lower() in rulebook.GAMES:
-        _show(rulebook.text(topic), out)
+        _show(rulebook.text(topic, lang), out)
     elif "-" in topic:
-        _show(rulebook.rule(topic).markdown(), out)
+        _show(rulebook.rule(topic, lang=lang).markdown(), out)
     else:
         raise rulebook.UnknownRuleError(
             f"no rules for game {topic!r}; the games are {', '.join(rulebook.GAMES)}"

@@ -1,12 +1,15 @@
-"""The rules of the games for players, shipped with the package.
+"""The rules of the games for players, shipped with the package in five languages.
 
-Each game's rules are one markdown file in this package, ``<game>.md``. A rule
+Each game's rules are one markdown file in this package: ``<game>.md`` in
+English, ``<lang>/<game>.md`` in the other languages of :data:`LANGS`. A rule
 is a level-3 heading that starts with its ID and ends with a stable anchor::
 
     ### PRE-16 · The joker as a wild card {#pre-16}
 
-The text runs to the next heading. :func:`rule` finds one rule by its ID,
-:func:`game_of` tells which game an ID belongs to.
+The text runs to the next heading. Every language has the same rules, with
+the same IDs and anchors in the same order; only titles and text differ.
+:func:`rule` finds one rule by its ID, :func:`game_of` tells which game an ID
+belongs to.
 """
 
 from __future__ import annotations
@@ -16,14 +19,18 @@ import difflib
 import re
 from functools import cache
 from importlib import resources
+from importlib.resources.abc import Traversable
 
 from shedkit.core.errors import ShedkitError
 
 __all__ = [
     "GAMES",
+    "LANGS",
     "PREFIXES",
     "Rule",
+    "UnknownLanguageError",
     "UnknownRuleError",
+    "check_lang",
     "game_of",
     "normalize_id",
     "rule",
@@ -34,6 +41,9 @@ __all__ = [
 
 #: Games whose rules ship with the package, in the order they are listed.
 GAMES = ("doudizhu", "president", "dominoes")
+
+#: Languages the rules are written in; English is the original, the others translate it.
+LANGS = ("en", "zh", "it", "de", "ja")
 
 #: The prefix of each game's rule IDs.
 PREFIXES = {"DDZ": "doudizhu", "PRE": "president", "DOM": "dominoes"}
@@ -48,6 +58,10 @@ _ANCHOR = re.compile(r"\s*\{#[a-z0-9-]+\}\s*$")
 
 class UnknownRuleError(ShedkitError, LookupError):
     """A game or rule ID that the shipped rules do not have."""
+
+
+class UnknownLanguageError(ShedkitError):
+    """A language the rules are not written in (a ``ValueError``)."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -71,16 +85,41 @@ def _check_game(game: str) -> str:
     return name
 
 
+def _files() -> Traversable:
+    # One place that finds the package's files, so a test can stand in a folder.
+    return resources.files(__package__)
+
+
+def check_lang(lang: str) -> str:
+    """``lang`` spelt canonically (``DE`` is ``de``); one not in :data:`LANGS` raises."""
+    code = lang.strip().lower()
+    if code not in LANGS:
+        raise UnknownLanguageError(
+            f"no rules in language {lang!r}; the languages are {', '.join(LANGS)}"
+        )
+    return code
+
+
 @cache
-def text(game: str) -> str:
-    """The full markdown rules of ``game`` (``doudizhu``, ``president`` or ``dominoes``)."""
+def text(game: str, lang: str = "en") -> str:
+    """The full markdown rules of ``game`` (``doudizhu``, ``president`` or ``dominoes``).
+
+    ``lang`` is one of :data:`LANGS`; a translation missing from the package
+    falls back to the English text rather than failing.
+    """
     name = _check_game(game)
-    return resources.files(__package__).joinpath(f"{name}.md").read_text(encoding="utf-8")
+    code = check_lang(lang)
+    root = _files()
+    if code != "en":
+        translated = root.joinpath(code, f"{name}.md")
+        if translated.is_file():
+            return translated.read_text(encoding="utf-8")
+    return root.joinpath(f"{name}.md").read_text(encoding="utf-8")
 
 
 @cache
-def rules(game: str) -> dict[str, Rule]:
-    """Every rule of ``game`` by ID, in the order of the text."""
+def rules(game: str, lang: str = "en") -> dict[str, Rule]:
+    """Every rule of ``game`` by ID, in the order of the text in ``lang``."""
     out: dict[str, Rule] = {}
     current: tuple[str, str, str] | None = None
     body: list[str] = []
@@ -89,7 +128,7 @@ def rules(game: str) -> dict[str, Rule]:
         if current is not None:
             out[current[0]] = Rule(*current, "\n".join(body).strip())
 
-    for line in text(game).splitlines():
+    for line in text(game, lang).splitlines():
         match = _RULE.match(line)
         if match:
             close()
@@ -130,14 +169,14 @@ def game_of(rule_id: str) -> str:
     return PREFIXES[prefix]
 
 
-def rule(rule_id: str, game: str | None = None) -> Rule:
-    """The rule ``rule_id`` (any case); ``game`` defaults to the one its prefix names.
+def rule(rule_id: str, game: str | None = None, lang: str = "en") -> Rule:
+    """The rule ``rule_id`` (any case) in ``lang``; ``game`` defaults to the one its prefix names.
 
     An unknown ID raises :class:`UnknownRuleError` naming the closest IDs.
     """
     key = normalize_id(rule_id)
     name = _check_game(game) if game is not None else game_of(key)
-    table = rules(name)
+    table = rules(name, check_lang(lang))
     if key in table:
         return table[key]
     near = difflib.get_close_matches(key, list(table), n=5, cutoff=0.6)

@@ -4,9 +4,12 @@ HTTP: ``GET /api/games``; ``GET|POST /api/tables`` (create: ``game``, ``preset``
 ``options``, ``bots``, ``bot``, ``deals``, ``target``, ``seed``: a fixed seed, shown
 to everyone as ``fixed_seed``; ``hot_seat``: one client may hold several seats;
 ``turn_clock``: seconds per move, 0 for none); ``GET /api/tables/{id}``;
-``POST /api/tables/{id}/join`` (``{"seat", "name", "token"?}`` → ``{"seat",
-"token"}``; ``token``, the client's token at this table if it has one, takes back
-a seat its player left during the deal in progress) and ``/leave``
+``GET /api/howto/{game}?lang=xx`` (the "How to play" page: the rules in ``en``,
+``zh``, ``it``, ``de`` or ``ja`` and a gallery of moves found by the engine, see
+:mod:`shedkit.server.howto`); ``POST /api/tables/{id}/join`` (``{"seat",
+"name", "token"?}`` → ``{"seat", "token"}``; ``token``, the client's token at
+this table if it has one, takes back a seat its player left during the deal in
+progress) and ``/leave``
 (``{"token"}``); ``GET /api/tables/{id}/deals[/{n}]`` (a finished deal with every
 step and all hands); ``GET /api/stats``. A browser gets a ``sk_client`` cookie
 with the pages; it identifies the client for the one-seat rule, with the address
@@ -61,8 +64,10 @@ from pydantic import BaseModel, Field
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 import shedkit
+from shedkit import rules as rulebook
 from shedkit.core.errors import ShedkitError
 from shedkit.core.options import options_to_dict
+from shedkit.server.howto import HOWTO_GAMES, howto
 from shedkit.server.manager import (
     MAX_MESSAGE,
     Connection,
@@ -342,6 +347,23 @@ def create_app(
     async def games() -> list[Json]:
         """Games, presets with every option value, and the bots that play each."""
         return games_catalogue()
+
+    @app.get("/api/howto/{game}")
+    async def how_to_play(game: str, lang: str = "en") -> Json:
+        """The rules of ``game`` in ``lang`` and the gallery of its moves, for "How to play"."""
+        if game not in HOWTO_GAMES:
+            raise ServerError(
+                "bad_game",
+                f"no How to play page for game {game!r}; the games are {', '.join(HOWTO_GAMES)}",
+                404,
+            )
+        if lang not in rulebook.LANGS:
+            raise ServerError(
+                "bad_lang",
+                f"no rules in language {lang!r}; the languages are {', '.join(rulebook.LANGS)}",
+            )
+        # The first request per game builds its gallery (cached); keep it off the event loop.
+        return await asyncio.to_thread(howto, game, lang)
 
     @app.get("/api/tables")
     async def list_tables(request: Request) -> list[Json]:

@@ -27,7 +27,7 @@ from shedkit.president.combos import card_str as pre_card_str
 from shedkit.president.rules import title as pre_title
 from shedkit.president.view import View as PresidentView
 
-__all__ = ["SERIALIZERS", "Json", "serialize_view"]
+__all__ = ["SERIALIZERS", "Json", "cards_json", "serialize_view"]
 
 Json = dict[str, Any]
 Serializer = Callable[[Any], Json]
@@ -187,6 +187,17 @@ SERIALIZERS: Final[dict[str, Serializer]] = {
     "president": _president,
     "dominoes": _dominoes,
 }
+
+
+def cards_json(game_name: str, cards: Sequence[int], max_pips: int = 6) -> list[Json]:
+    """Cards (tiles in Dominoes, of the double-``max_pips`` set) as the web client gets them."""
+    if game_name == "doudizhu":
+        return _ddz_cards(cards)
+    if game_name == "president":
+        return _pre_cards(cards)
+    if game_name == "dominoes":
+        return _dom_tiles(cards, max_pips)
+    raise ValueError(f"the server has no serialiser for game {game_name!r}")
 
 
 def serialize_view(game_name: str, view: Any) -> Json:
