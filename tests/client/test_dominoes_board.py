@@ -155,6 +155,9 @@ def test_fixtures_render(browser: Any, base_url: str, width: int) -> None:
             assert len(got["hand"]) == len(view["hand"])
             assert all(h["w"] >= 44 and h["h"] >= 44 for h in got["hand"])
             section.screenshot(path=str(ARTIFACTS / f"dominoes-board-{name}-{width}.png"))
+        page.locator("section.gallery").screenshot(
+            path=str(ARTIFACTS / f"dominoes-board-faces-{width}.png")
+        )
         assert page.evaluate("document.documentElement.scrollWidth") <= width
         page.screenshot(path=str(ARTIFACTS / f"dominoes-board-page-{width}.png"), full_page=True)
         assert errors == []

@@ -4,6 +4,7 @@
 import { html, render, useState } from "../../lib/html.js";
 import { Hand } from "./Hand.js";
 import { Line } from "./Line.js";
+import { Tile } from "./Tile.js";
 import { leadIndex, movesByEnd, playableKeys } from "./moves.js";
 
 const LABELS = JSON.parse(document.getElementById("labels").textContent);
@@ -52,6 +53,15 @@ function Fixture({ fixture }) {
   </section>`;
 }
 
+// Every face from 0 to 12, both ways up, to check the pip layouts by eye.
+function Gallery() {
+  const faces = Array.from({ length: 13 }, (_, n) => n);
+  return html`<section class="gallery">
+    <div>${faces.map((n) => html`<${Tile} key=${n} a=${n} b=${12 - n} size=${26} />`)}</div>
+    <div>${faces.map((n) => html`<${Tile} key=${n} a=${n} b=${n} vertical=${true} size=${26} />`)}</div>
+  </section>`;
+}
+
 async function main() {
   const base = new URL("./fixtures/", import.meta.url);
   const names = await (await fetch(new URL("index.json", base))).json();
@@ -61,7 +71,8 @@ async function main() {
     chosen.map(async (n) => (await fetch(new URL(`${n}.json`, base))).json()),
   );
   const root = document.getElementById("demo");
-  render(html`${fixtures.map((f) => html`<${Fixture} key=${f.name} fixture=${f} />`)}`, root);
+  const shown = fixtures.map((f) => html`<${Fixture} key=${f.name} fixture=${f} />`);
+  render(html`${shown}${only ? null : html`<${Gallery} />`}`, root);
   root.dataset.ready = "true";
 }
 

@@ -9,7 +9,7 @@
 //
 // Geometry is first worked out in units of a tile's short side, then scaled to pixels.
 
-const GAP = 0.12; // between touching tiles
+const GAP = 0.06; // between touching tiles
 const PITCH = 2.5; // between row centres: a crosswise double (2 high) plus room
 const BAND = 2; // width of the spinner's up/down column
 
