@@ -1,0 +1,112 @@
+// The new-table form in words: the game, its rules (presets, each option explained),
+// the bots in the empty seats and their strength, the length of the match.
+import { html } from "../lib/html.js";
+import { has, t } from "../lib/i18n.js";
+import { ErrorMessage } from "./ErrorMessage.js";
+import { OptionField } from "./OptionField.js";
+import { gameName } from "./TableList.js";
+
+const LEVELS = ["easy", "medium", "hard", "expert"];
+
+function Choice({ name, value, checked, label, help, onPick }) {
+  const id = `${name}-${value}`;
+  return html`<label class=${checked ? "choice checked" : "choice"} for=${id}>
+    <input type="radio" name=${name} id=${id} value=${value} checked=${checked}
+      onChange=${() => onPick(value)} />
+    <span class="choice-text"><span class="choice-label">${label}</span>
+      ${help ? html`<span class="choice-help">${help}</span>` : null}</span>
+  </label>`;
+}
+
+function Presets({ game, value, onPreset }) {
+  return html`<fieldset class="presets">
+    <legend>${t("lobby.form.preset")}</legend>
+    <p class="help">${t("lobby.form.preset_help")}</p>
+    <div class="choices">
+      ${Object.keys(game.presets).map((p) => {
+        const key = `preset.${game.name}.${p}`;
+        return html`<${Choice} key=${p} name="preset" value=${p} checked=${p === value}
+          label=${has(`${key}.label`) ? t(`${key}.label`) : p}
+          help=${has(`${key}.help`) ? t(`${key}.help`) : ""} onPick=${onPreset} />`;
+      })}
+    </div>
+  </fieldset>`;
+}
+
+function Bots({ game, form, seats, onBots, onBot }) {
+  const levels = LEVELS.filter((l) => game.agents.includes(l));
+  const others = game.agents.filter((a) => !levels.includes(a));
+  return html`<fieldset class="bots">
+    <legend>${t("lobby.form.bots_heading")}</legend>
+    <div class="field">
+      <label for="bots">${t("lobby.form.bots")}</label>
+      <input id="bots" type="number" inputmode="numeric" min="0" max=${seats - 1} value=${form.bots}
+        aria-describedby="bots-help" onInput=${(e) => onBots(e.target.value)} />
+      <p class="help" id="bots-help">${t("lobby.form.bots_help", { count: seats - 1 })}</p>
+    </div>
+    <div class="choices levels" role="radiogroup" aria-label=${t("lobby.form.bot")}>
+      ${levels.map((l) => html`<${Choice} key=${l} name="bot" value=${l} checked=${form.bot === l}
+        label=${t(`level.${l}.label`)} help=${t(`level.${l}.help`)} onPick=${onBot} />`)}
+    </div>
+    ${others.length ? html`<details class="other-bots" open=${others.includes(form.bot)}>
+      <summary>${t("lobby.form.bot_other")}</summary>
+      <div class="choices compact">
+        ${others.map((a) => html`<${Choice} key=${a} name="bot" value=${a} checked=${form.bot === a}
+          label=${a} onPick=${onBot} />`)}
+      </div>
+    </details>` : null}
+  </fieldset>`;
+}
+
+// props: games (from /api/games, in the lobby's order), game (the chosen one), form
+// ({preset, options, bots, bot, deals}: the options are those the player changed),
+// seats (players at the table with these options), busy, error ({code, data} or null),
+// on ({game, preset, option, bots, bot, deals, submit}: the form's events).
+export function NewTableForm({ games, game, form, seats, busy, error, on }) {
+  const preset = game.presets[form.preset] || {};
+  const hasTarget = game.options.some((o) => o.name === "target");
+  const submit = (e) => {
+    e.preventDefault();
+    on.submit();
+  };
+  return html`<section class="panel new-table" id="new-table" aria-labelledby="new-heading">
+    <h2 id="new-heading">${t("lobby.form.heading")}</h2>
+    <form id="create" onSubmit=${submit} novalidate>
+      <div class="field">
+        <label for="game">${t("lobby.form.game")}</label>
+        <select id="game" value=${game.name} onChange=${(e) => on.game(e.target.value)}>
+          ${games.map((g) => html`<option value=${g.name}>${gameName(g.name)}</option>`)}
+        </select>
+      </div>
+      <${Presets} game=${game} value=${form.preset} onPreset=${on.preset} />
+      <fieldset class="options">
+        <legend>${t("lobby.form.options")}</legend>
+        <p class="help">${t("lobby.form.options_help")}</p>
+        <div class="option-grid">
+          ${game.options.map((o) => {
+            const changed = o.name in form.options;
+            const value = changed ? form.options[o.name] : preset[o.name];
+            return html`<${OptionField} key=${`${game.name}.${o.name}`} game=${game.name} option=${o}
+              value=${value} changed=${changed} onChange=${on.option} />`;
+          })}
+        </div>
+      </fieldset>
+      <${Bots} game=${game} form=${form} seats=${seats} onBots=${on.bots} onBot=${on.bot} />
+      <fieldset class="match">
+        <legend>${t("lobby.form.match")}</legend>
+        <div class="field">
+          <label for="deals">${t("lobby.form.deals")}</label>
+          <input id="deals" type="number" inputmode="numeric" min="1" max="1000" value=${form.deals}
+            placeholder=${t("lobby.form.deals_placeholder")} aria-describedby="deals-help"
+            onInput=${(e) => on.deals(e.target.value)} />
+          <p class="help" id="deals-help">${hasTarget ? t("lobby.form.deals_help_target") : t("lobby.form.deals_help")}</p>
+        </div>
+      </fieldset>
+      <div class="submit-row">
+        <button type="submit" id="create-btn" class="button primary big" disabled=${busy}>
+          ${busy ? t("lobby.form.creating") : t("lobby.form.create")}</button>
+        <${ErrorMessage} id="create-error" error=${error} game=${game.name} />
+      </div>
+    </form>
+  </section>`;
+}

@@ -1,0 +1,10 @@
+// The rules of a game as the server writes them (markdown), turned into the page's HTML.
+import { html, useMemo } from "../lib/html.js";
+import { marked } from "marked";
+
+// props: markdown (the rules text from /api/howto/<game>, shipped with the package).
+export function Rules({ markdown }) {
+  // The text is the package's own rules files, not anything a player typed.
+  const body = useMemo(() => marked.parse(markdown, { gfm: true }), [markdown]);
+  return html`<article class="rules" dangerouslySetInnerHTML=${{ __html: body }}></article>`;
+}
