@@ -53,6 +53,8 @@ def test_wheel_ships_the_rules_static_files_and_licence(installed: Path) -> None
     names = set(zipfile.ZipFile(wheel).namelist())
     for game in ("doudizhu", "president", "dominoes"):
         assert f"shedkit/rules/{game}.md" in names
+        for lang in ("zh", "it", "de", "ja"):
+            assert f"shedkit/rules/{lang}/{game}.md" in names
     assert "shedkit/py.typed" in names
     assert any(n.startswith("shedkit/server/static/") for n in names)
     assert any(n.endswith("licenses/LICENSE") for n in names)
