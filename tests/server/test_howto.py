@@ -114,8 +114,10 @@ def test_galleries_are_built_once() -> None:
 
 @pytest.mark.parametrize("game", ["chess", "DOUDIZHU", "president.md", "%20"])
 def test_unknown_game_is_an_error(client: TestClient, game: str) -> None:
-    message = error_of(client.get(f"/api/howto/{game}"), 404, "bad_game")
+    response = client.get(f"/api/howto/{game}")
+    message = error_of(response, 404, "bad_game")
     assert "doudizhu" in message
+    assert response.json()["error"]["data"]["games"] == list(rulebook.GAMES)
 
 
 @pytest.mark.parametrize("lang", ["fr", "", "EN", "en-GB", "../en"])
@@ -123,3 +125,4 @@ def test_unknown_language_is_an_error(client: TestClient, lang: str) -> None:
     response = client.get("/api/howto/president", params={"lang": lang})
     message = error_of(response, 400, "bad_lang")
     assert "en, zh, it, de, ja" in message
+    assert response.json()["error"]["data"] == {"lang": lang, "langs": list(rulebook.LANGS)}

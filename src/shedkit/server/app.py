@@ -356,11 +356,13 @@ def create_app(
                 "bad_game",
                 f"no How to play page for game {game!r}; the games are {', '.join(HOWTO_GAMES)}",
                 404,
+                data={"game": game, "games": list(HOWTO_GAMES)},
             )
         if lang not in rulebook.LANGS:
             raise ServerError(
                 "bad_lang",
                 f"no rules in language {lang!r}; the languages are {', '.join(rulebook.LANGS)}",
+                data={"lang": lang, "langs": list(rulebook.LANGS)},
             )
         # The first request per game builds its gallery (cached); keep it off the event loop.
         return await asyncio.to_thread(howto, game, lang)
