@@ -855,6 +855,8 @@ class Manager:
             # The deal is over: its seed is public, and checks the commitment shown before.
             "seed": state.seed,
             "commitment": commitment(state.seed),
+            # President: the finishing order, whose titles the seats hold through the next deal.
+            "finished": list(getattr(state, "finished", ())),
         }
 
     # -- bots ------------------------------------------------------------------------

@@ -24,6 +24,7 @@ from shedkit.doudizhu.combos import card_str as ddz_card_str
 from shedkit.doudizhu.view import View as DouDizhuView
 from shedkit.president.combos import FACE_CHARS, JOKER
 from shedkit.president.combos import card_str as pre_card_str
+from shedkit.president.rules import TITLES as PRE_TITLES
 from shedkit.president.rules import title as pre_title
 from shedkit.president.view import View as PresidentView
 
@@ -41,11 +42,32 @@ def _ddz_cards(cards: Sequence[int]) -> list[Json]:
     return [_ddz_card(c) for c in cards]
 
 
+def _ddz_bid(move: Any) -> Json:
+    # The points of a bid, so the client names it in words ("3 points") and never as "bid3".
+    return {"bid": int(str(move)[3:])} if move.kind == "bid" else {}
+
+
+def _ddz_play(seat: int, move: Any, cards: Sequence[int]) -> Json:
+    """One move as the client draws it: the seat, the notation, its kind and its cards."""
+    return {
+        "seat": seat,
+        "move": str(move),
+        "kind": move.kind,
+        "cards": _ddz_cards(cards),
+        **_ddz_bid(move),
+    }
+
+
 def _doudizhu(view: DouDizhuView) -> Json:
     """Dou Di Zhu: hand, counts, auction (bids, stake), multiplier, trick and history."""
+    # A seat's last play: its bid during the auction, its move in the trick after (never a
+    # bid left over once play has begun, nor at the end of the deal).
     last_by_seat: dict[int, str] = {}
-    for seat, move in view.trick if view.phase == "play" else view.bids:
+    for seat, move in view.bids if view.phase == "auction" else view.trick:
         last_by_seat[seat] = str(move)
+    history = [_ddz_play(s, m, cards) for s, m, cards in view.history]
+    # The trick in progress is the tail of the history (passes included).
+    trick = history[len(history) - len(view.trick) :] if view.trick else []
     return {
         "game": "doudizhu",
         "seat": view.seat,
@@ -61,15 +83,16 @@ def _doudizhu(view: DouDizhuView) -> Json:
         "stake": view.stake,
         "bombs": view.bombs,
         "multiplier": view.multiplier,
-        "bids": [{"seat": s, "move": str(m)} for s, m in view.bids],
-        "trick": [{"seat": s, "move": str(m)} for s, m in view.trick],
+        "bids": [_ddz_play(s, m, ()) for s, m in view.bids],
+        "trick": trick,
         "last_play": None if view.last_play is None else str(view.last_play),
         "last_player": view.last_player,
         "last_by_seat": {str(s): m for s, m in last_by_seat.items()},
-        "history": [
-            {"seat": s, "move": str(m), "cards": _ddz_cards(cards)} for s, m, cards in view.history
+        "history": history,
+        "legal": [
+            {"m": str(m), "k": list(m.ranks), "kind": m.kind, **_ddz_bid(m)}
+            for m in view.legal_moves
         ],
-        "legal": [{"m": str(m), "k": list(m.ranks), "kind": m.kind} for m in view.legal_moves],
         "thrown_in": view.thrown_in,
         "winner": view.winner,
         "spring": view.spring,
@@ -87,12 +110,24 @@ def _pre_cards(cards: Sequence[int]) -> list[Json]:
     return [_pre_card(c) for c in cards]
 
 
+_TITLE_CODES: Final = ("president", "vice_president", "citizen", "vice_slave", "slave")
+
+
+def _title_code(place: int, n: int) -> str:
+    return _TITLE_CODES[PRE_TITLES.index(pre_title(place, n))]
+
+
 def _president(view: PresidentView) -> Json:
     """President: hand, counts, the order in force, revolution, tax, titles and the trick."""
     n = view.num_players
     last_by_seat: dict[int, str] = {}
     for seat, move in view.trick:
         last_by_seat[seat] = str(move)
+    history = [
+        {"seat": s, "move": str(m), "kind": m.kind, "cards": _pre_cards(cards)}
+        for s, m, cards in view.history
+    ]
+    trick = history[len(history) - len(view.trick) :] if view.trick else []
     return {
         "game": "president",
         "seat": view.seat,
@@ -110,16 +145,16 @@ def _president(view: PresidentView) -> Json:
         "tax_step": view.tax_step,
         "tax_drawn": _pre_cards(view.tax_drawn),
         "tax_lost": _pre_cards(view.tax_lost),
-        "trick": [{"seat": s, "move": str(m)} for s, m in view.trick],
+        "trick": trick,
         "last_play": None if view.last_play is None else str(view.last_play),
         "last_player": view.last_player,
         "last_by_seat": {str(s): m for s, m in last_by_seat.items()},
         "passed": list(view.passed),
         "finished": list(view.finished),
         "titles": {str(s): pre_title(place, n) for place, s in enumerate(view.finished)},
-        "history": [
-            {"seat": s, "move": str(m), "cards": _pre_cards(cards)} for s, m, cards in view.history
-        ],
+        # The same titles as codes for the client's catalogues (the names above are Italian).
+        "title_codes": {str(s): _title_code(place, n) for place, s in enumerate(view.finished)},
+        "history": history,
         "legal": [{"m": str(m), "k": list(m.cards), "kind": m.kind} for m in view.legal_moves],
         "returns": list(view.returns),
     }
@@ -141,7 +176,9 @@ def _dominoes(view: DominoesView) -> Json:
         # A seat's own draws show the tile drawn; other seats' draws never do.
         tile = move.tile if move.tile >= 0 else drawn
         cards = _dom_tiles([tile], pips) if tile >= 0 else []
-        history.append({"seat": seat, "move": str(move), "cards": cards, "points": points})
+        history.append(
+            {"seat": seat, "move": str(move), "kind": move.kind, "cards": cards, "points": points}
+        )
     line = view.line
     return {
         "game": "dominoes",
@@ -166,11 +203,18 @@ def _dominoes(view: DominoesView) -> Json:
             "up": [list(t) for t in line.up],
             "down": [list(t) for t in line.down],
         },
-        "trick": [{"seat": s, "move": str(m)} for s, m, _, _ in view.history[-view.num_players :]],
+        "trick": history[-view.num_players :],
+        "max_pips": pips,
         "last_by_seat": {str(s): m for s, m in last_by_seat.items()},
         "history": history,
         "legal": [
-            {"m": str(m), "k": [m.tile] if m.tile >= 0 else [], "kind": m.kind}
+            {
+                "m": str(m),
+                "k": [m.tile] if m.tile >= 0 else [],
+                "kind": m.kind,
+                # The end a play goes on, so a tile that fits two ends is played by tapping one.
+                "end": END_NAMES[m.end] if m.end >= 0 else None,
+            }
             for m in view.legal_moves
         ],
         "scores": list(view.scores),

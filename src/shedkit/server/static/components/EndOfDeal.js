@@ -1,0 +1,60 @@
+// The end of a deal: every hand shown, how the score came about, the running match table,
+// and the next deal or a rematch.
+import { html, useEffect, useState } from "../lib/html.js";
+import { api } from "../lib/api.js";
+import { t } from "../lib/i18n.js";
+import { seatName } from "./Seat.js";
+
+// The finished deal's hands, as the replay API gives them (public once the deal is over).
+function useFinalHands(table) {
+  const last = table.history[table.history.length - 1];
+  const number = last ? last.number : null;
+  const [hands, setHands] = useState(null);
+  useEffect(() => {
+    if (number === null) return;
+    let live = true;
+    api("GET", `/api/tables/${table.id}/deals/${number}`)
+      .then((data) => { if (live) setHands(data.steps[data.steps.length - 1].hands); })
+      .catch(() => { if (live) setHands(null); });
+    return () => { live = false; };
+  }, [table.id, number]);
+  return { hands, number };
+}
+
+// props: view, table, you, game, onNext.
+export function EndOfDeal({ view, table, you, game, onNext }) {
+  const { hands, number } = useFinalHands(table);
+  const [open, setOpen] = useState(true);
+  if (!open) {
+    return html`<button type="button" class="show-result" onClick=${() => setOpen(true)}>${t("table.show_result")}</button>`;
+  }
+  const n = table.seats.length;
+  const rows = game.resultRows ? game.resultRows(view, table) : table.seats.map((_, i) => ({ seats: [i] }));
+  return html`<div class="overlay end-of-deal" role="dialog" aria-modal="false" aria-labelledby="score-screen">
+    <div class="dialog" id="result">
+      <h2 id="score-screen">${table.match_over ? t("table.match_over") : t("table.deal_over")}</h2>
+      <div class="summary"><${game.Summary} view=${view} table=${table} /></div>
+      <table class="scores">
+        <thead><tr><th scope="col">${t("table.player")}</th><th scope="col">${t("table.this_deal_points")}</th>
+          <th scope="col">${t("table.total")}</th></tr></thead>
+        <tbody>${rows.map((row, r) => html`<tr key=${r} class=${row.team !== undefined ? `team-${row.team}` : ""}>
+          <th scope="row">${row.label || seatName(table, row.seats[0])}
+            ${game.Role && row.seats.length === 1 ? html`<${game.Role} view=${view} seat=${row.seats[0]} table=${table} />` : null}</th>
+          <td>${view.returns[row.seats[0]]}</td>
+          <td>${table.totals[row.seats[0]]}</td></tr>`)}</tbody>
+      </table>
+      ${hands ? html`<div class="revealed">
+        ${hands.map((cards, seat) => seat < n ? html`<div class="revealed-hand" key=${seat}>
+          <span class="who">${seatName(table, seat)}</span>
+          ${cards.length ? html`<${game.Drawing} items=${cards} view=${view} />` : html`<span class="hint">${t("table.out")}</span>`}
+        </div>` : null)}
+      </div>` : null}
+      <div class="dialog-actions">
+        ${number !== null ? html`<a href=${`/replay/${table.id}/${number}`} target="_blank" class="button-link">${t("table.replay")}</a>` : null}
+        ${you !== null ? html`<button type="button" id="next" class="primary" onClick=${onNext}>
+          ${table.match_over ? t("table.rematch") : t("table.next_deal")}</button>` : null}
+        <button type="button" onClick=${() => setOpen(false)}>${t("table.see_table")}</button>
+      </div>
+    </div>
+  </div>`;
+}

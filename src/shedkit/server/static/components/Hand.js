@@ -1,0 +1,63 @@
+// The player's hand, fanned at the bottom: items overlap as much as the width needs, so a
+// 20-card hand fits one row on a phone. Tap selects; tap a selected item again, or drag the
+// hand up, to play the selection.
+import { html, useEffect, useRef, useState } from "../lib/html.js";
+import { t } from "../lib/i18n.js";
+
+function useWidth(ref) {
+  const [width, setWidth] = useState(0);
+  useEffect(() => {
+    if (!ref.current) return undefined;
+    const observer = new ResizeObserver((entries) => setWidth(entries[0].contentRect.width));
+    observer.observe(ref.current);
+    return () => observer.disconnect();
+  }, []);
+  return width;
+}
+
+// props: items, Item (component drawing one item: Card or Tile), itemWidth (px), selected,
+// playable (keys), wrong (ids), marked (ids), shake (a counter: each change shakes), onTap,
+// onPlay (drag up), label.
+export function Hand({ items, Item, itemWidth, selected, playable, wrong, marked, shake, onTap, onPlay, label }) {
+  const ref = useRef(null);
+  const width = useWidth(ref);
+  const drag = useRef(null);
+  const n = items.length;
+  const step = n > 1 && width ? Math.min(itemWidth + 6, (width - itemWidth - 8) / (n - 1)) : itemWidth + 6;
+
+  useEffect(() => {
+    if (!shake || !ref.current || !ref.current.animate) return;
+    ref.current.animate(
+      [{ transform: "translateX(0)" }, { transform: "translateX(-8px)" }, { transform: "translateX(8px)" },
+        { transform: "translateX(-5px)" }, { transform: "translateX(0)" }],
+      { duration: 320, easing: "ease-in-out" });
+  }, [shake]);
+
+  const down = (e) => { drag.current = { y: e.clientY, played: false }; };
+  const up = (e) => {
+    const d = drag.current;
+    drag.current = null;
+    if (d && d.y - e.clientY > 48 && selected.size) {
+      // A drag upwards plays; the click that follows the drag must not toggle a card.
+      ref.current.dataset.dragged = "1";
+      onPlay();
+    }
+  };
+  const tap = (item, e) => {
+    if (ref.current.dataset.dragged === "1") {
+      delete ref.current.dataset.dragged;
+      return;
+    }
+    onTap(item, e);
+  };
+
+  return html`<div class="hand" ref=${ref} role="group" aria-label=${label || t("table.your_hand")}
+      style=${`--step:${step}px;--item:${itemWidth}px`} onPointerDown=${down} onPointerUp=${up}>
+    ${items.map((item, i) => html`<div class="hand-slot" key=${item.c}
+        style=${`z-index:${i + 1};margin-left:${i ? step - itemWidth : 0}px`}>
+      <${Item} item=${item} card=${item} size="hand" selected=${selected.has(item.c)}
+        playable=${playable.has(item.k)} wrong=${wrong.has(item.c)} marked=${marked.has(item.c)}
+        onTap=${tap} />
+    </div>`)}
+  </div>`;
+}

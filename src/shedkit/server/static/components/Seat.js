@@ -1,0 +1,84 @@
+// A seat at the table: avatar with the turn ring and its countdown, name, cards or tiles
+// left, the seat's role from the game, and its last play drawn in front of it.
+import { html } from "../lib/html.js";
+import { t } from "../lib/i18n.js";
+
+// The seat's name as people read it: the player's name, or the bot that plays it.
+export function seatName(table, seat) {
+  const s = table.seats[seat];
+  if (!s) return t("table.seat_n", { n: seat + 1 });
+  if (s.name) return s.name;
+  return t("table.bot_name", { level: botLabel(s.bot), n: seat + 1 });
+}
+
+export function botLabel(bot) {
+  // The greedy bot is the medium level under its own name.
+  const key = `level.${bot === "greedy" ? "medium" : bot}.label`;
+  const label = t(key);
+  return label === key ? bot : label;
+}
+
+// The turn ring: a circle that empties as the turn clock runs down.
+function TurnRing({ fraction, seconds }) {
+  const r = 30;
+  const length = 2 * Math.PI * r;
+  const urgent = seconds !== null && seconds <= 5;
+  return html`<svg class=${"turn-ring" + (urgent ? " urgent" : "")} viewBox="0 0 68 68" aria-hidden="true">
+    <circle cx="34" cy="34" r=${r} class="ring-back" />
+    <circle cx="34" cy="34" r=${r} class="ring-time"
+      stroke-dasharray=${length} stroke-dashoffset=${length * (1 - fraction)} />
+  </svg>`;
+}
+
+function initials(name) {
+  const chars = [...(name || "?").trim()];
+  return (chars[0] || "?").toUpperCase();
+}
+
+// props: table, view, seat, you, pos (a place class), game (the game's client module),
+// now (seconds, for the countdown), team (a team index or null).
+export function Seat({ table, view, seat, you, pos, game, now }) {
+  const s = table.seats[seat];
+  const name = seatName(table, seat);
+  const turn = view && view.current_player === seat && !view.is_over;
+  const clock = table.turn && table.turn.seat === seat ? table.turn : null;
+  const left = clock ? Math.max(0, Math.ceil(clock.deadline - now)) : null;
+  const fraction = clock ? Math.min(1, (clock.deadline - now) / Math.max(1, table.turn_clock)) : 1;
+  const count = view ? view.cards_left[seat] : null;
+  const role = view && game.Role ? html`<${game.Role} view=${view} seat=${seat} table=${table} />` : null;
+  const team = view && game.team ? game.team(view, seat) : null;
+  const thinking = table.thinking === seat;
+  const status = [];
+  if (s && s.away) status.push(t("table.away"));
+  else if (s && s.taken && !s.connected && s.human_seat) status.push(t("table.offline"));
+  if (thinking) status.push(t("table.thinking"));
+  const label = t("table.seat_label", { name, count: count ?? 0, unit: t(`table.unit_${game.unit}`, { count: count ?? 0 }) });
+  return html`<section class=${`seat ${pos}` + (turn ? " turn" : "") + (seat === you ? " mine" : "") +
+      (team !== null ? ` team-${team}` : "")} data-seat=${seat} aria-label=${label}>
+    <div class="avatar-box">
+      ${turn ? html`<${TurnRing} fraction=${fraction} seconds=${left} />` : null}
+      <div class="avatar" aria-hidden="true">${initials(name)}</div>
+      ${count !== null ? html`<span class="count" title=${label}>${count}</span>` : null}
+      ${role}
+    </div>
+    <div class="seat-name">${name}${seat === you ? html` <span class="you">${t("table.you")}</span>` : null}</div>
+    ${left !== null ? html`<div class="seat-clock" role="timer">${t("table.seconds_left", { count: left })}</div>` : null}
+    ${status.length ? html`<div class="seat-status">${status.join(" · ")}</div>` : null}
+    <div class="seat-score">${t("table.points", { count: table.totals[seat] })}</div>
+    <div class="seat-play">${view && game.LastPlay ? html`<${game.LastPlay} view=${view} seat=${seat} table=${table} />` : null}</div>
+  </section>`;
+}
+
+// Places around the felt by the number of players, the viewer always at the bottom.
+const PLACES = {
+  2: ["bottom", "top"],
+  3: ["bottom", "right", "left"],
+  4: ["bottom", "right", "top", "left"],
+  5: ["bottom", "right", "top-right", "top-left", "left"],
+  6: ["bottom", "bottom-right", "top-right", "top", "top-left", "bottom-left"],
+};
+
+export function placeOf(seat, you, n) {
+  const rel = (seat - (you ?? 0) + n) % n;
+  return "pos-" + (PLACES[n] || PLACES[6])[rel];
+}

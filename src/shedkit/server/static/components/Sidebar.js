@@ -1,0 +1,63 @@
+// Beside the table: the match's running scores, this deal's plays drawn, the chat.
+import { html, useEffect, useRef, useState } from "../lib/html.js";
+import { t } from "../lib/i18n.js";
+import { seatName } from "./Seat.js";
+
+// props: table.
+export function Scoreboard({ table }) {
+  const of = table.deals ? "table.deal_of" : "table.deal_n";
+  return html`<section class="panel scoreboard" aria-labelledby="scores-title">
+    <h2 id="scores-title">${t("table.scores")}</h2>
+    <table class="scores" id="scores">
+      <thead><tr><th scope="col">${t("table.player")}</th><th scope="col">${t("table.total")}</th></tr></thead>
+      <tbody>${table.seats.map((s, i) => html`<tr key=${i}><th scope="row">${seatName(table, i)}</th>
+        <td>${table.totals[i]}</td></tr>`)}</tbody>
+    </table>
+    <p class="hint">${t(of, { n: table.deals_played, total: table.deals })}</p>
+    ${table.commitment ? html`<p class="hint commitment" title=${table.commitment}>
+      ${t("table.commitment", { hash: table.commitment.slice(0, 12) })}</p>` : null}
+    ${table.fixed_seed ? html`<p class="fixed-seed">${t("table.fixed_seed")}</p>` : null}
+    ${table.history.length ? html`<h3>${t("table.past_deals")}</h3><ol class="deals" id="deals">
+      ${table.history.map((d) => html`<li key=${d.number}><a href=${`/replay/${table.id}/${d.number}`} target="_blank">
+        ${t("table.deal_n", { n: d.number })}</a> ${d.thrown_in ? t("table.thrown_in") : d.returns.join(" / ")}</li>`)}
+    </ol>` : null}
+  </section>`;
+}
+
+// props: view, table, game (the game's client module).
+export function Log({ view, table, game }) {
+  const ref = useRef(null);
+  useEffect(() => { if (ref.current) ref.current.scrollTop = ref.current.scrollHeight; });
+  const entries = view ? view.history : [];
+  return html`<section class="panel log-panel" aria-labelledby="log-title">
+    <h2 id="log-title">${t("table.this_deal")}</h2>
+    <ol class="log" id="log" ref=${ref}>
+      ${entries.map((e, i) => html`<li key=${i}><span class="who">${seatName(table, e.seat)}</span>
+        <${game.Entry} entry=${e} view=${view} table=${table} /></li>`)}
+    </ol>
+  </section>`;
+}
+
+// props: lines ([{name, text}]), onSend(text), canSend.
+export function Chat({ lines, onSend, canSend }) {
+  const [text, setText] = useState("");
+  const box = useRef(null);
+  useEffect(() => { if (box.current) box.current.scrollTop = box.current.scrollHeight; });
+  const submit = (e) => {
+    e.preventDefault();
+    if (text.trim()) onSend(text.trim());
+    setText("");
+  };
+  return html`<section class="panel chat" aria-labelledby="chat-title">
+    <h2 id="chat-title">${t("table.chat")}</h2>
+    <div class="chat-lines" id="chat" ref=${box}>
+      ${lines.map((l, i) => html`<div class="chat-line" key=${i}><b>${l.name}:</b> ${l.text}</div>`)}
+    </div>
+    ${canSend ? html`<form id="chat-form" onSubmit=${submit}>
+      <label class="visually-hidden" for="chat-input">${t("table.say")}</label>
+      <input id="chat-input" maxlength="300" value=${text} placeholder=${t("table.say")} autocomplete="off"
+        onInput=${(e) => setText(e.target.value)} />
+      <button type="submit" class="small">${t("table.send")}</button>
+    </form>` : null}
+  </section>`;
+}

@@ -1,0 +1,96 @@
+// Dou Di Zhu at the table: the landlord's hat, bids in bubbles, the kitty turned face up
+// and marked in the landlord's hand, combinations named, bombs and rockets in banners.
+import { html } from "../../lib/html.js";
+import { t } from "../../lib/i18n.js";
+import { cardsName } from "../../lib/cards.js";
+import { Card, CardBack, Cards } from "../../components/Card.js";
+import { Auction } from "./Auction.js";
+
+function moveName(m, view) {
+  if (m.kind === "bid") return t("ddz.bid_points", { count: m.bid });
+  if (m.kind === "pass") return view && view.phase === "auction" ? t("ddz.no_bid") : t("table.pass");
+  return t(`combo.doudizhu.${m.kind}`);
+}
+
+function Role({ view, seat }) {
+  if (view.landlord === null || view.landlord === undefined) return null;
+  const landlord = view.landlord === seat;
+  return html`<span class=${"role " + (landlord ? "landlord" : "peasant")} title=${landlord ? t("ddz.landlord") : t("ddz.peasant")}>
+    ${landlord ? html`<svg viewBox="0 0 24 16" class="hat" aria-hidden="true"><path d="M2 14 L12 2 L22 14 Z" /></svg>` : null}
+    <span class="role-name">${landlord ? t("ddz.landlord") : t("ddz.peasant")}</span>
+  </span>`;
+}
+
+// In front of a seat: its bid during the auction, its play in the trick after.
+function LastPlay({ view, seat }) {
+  const list = view.phase === "auction" ? view.bids : view.trick;
+  const mine = list.filter((e) => e.seat === seat);
+  const last = mine[mine.length - 1];
+  if (!last) return null;
+  if (!last.cards.length) return html`<span class="bubble" data-kind=${last.kind}>${moveName(last, view)}</span>`;
+  return html`<${Cards} cards=${last.cards} size="table" label=${moveName(last, view)} />`;
+}
+
+function Centre({ view }) {
+  const kitty = view.kitty
+    ? html`<${Cards} cards=${view.kitty} size="mini" label=${t("ddz.kitty")} />`
+    : html`<span class="cards" aria-label=${t("ddz.kitty_hidden")}>${[0, 1, 2].map((i) => html`<${CardBack} key=${i} size="mini" />`)}</span>`;
+  return html`<div class="ddz-centre">
+    <div class="kitty"><span class="label">${t("ddz.kitty")}</span>${kitty}</div>
+    <div class="stakes">
+      <span class="chip">${view.stake ? t("ddz.bid", { count: view.stake }) : t("ddz.no_bid_yet")}</span>
+      <span class="chip">${t("ddz.multiplier", { n: view.multiplier })}</span>
+      ${view.bombs ? html`<span class="chip">${t("ddz.bombs", { count: view.bombs })}</span>` : null}
+    </div>
+  </div>`;
+}
+
+function Controls({ view, mine, actions }) {
+  if (view.phase !== "auction") return null;
+  return html`<${Auction} view=${view} mine=${mine} onBid=${actions.sendMove} moveName=${moveName} />`;
+}
+
+function Entry({ entry, view }) {
+  return html`<span class="entry">${entry.cards.length ? html`<${Cards} cards=${entry.cards} size="mini" />` : null}
+    <span class="entry-name">${moveName(entry, view)}</span></span>`;
+}
+
+function Summary({ view }) {
+  if (view.thrown_in) return html`<p>${t("ddz.thrown_in")}</p>`;
+  const winner = view.winner === view.landlord ? t("ddz.landlord_wins") : t("ddz.peasants_win");
+  const parts = [t("ddz.bid", { count: view.stake })];
+  if (view.bombs) parts.push(t("ddz.bombs_double", { count: view.bombs }));
+  if (view.spring) parts.push(t("ddz.spring_double"));
+  return html`<p class="result-line">${winner}</p>
+    <p class="breakdown">${parts.join(" × ")} = ${t("ddz.stake_total", { count: view.stake * view.multiplier })}</p>`;
+}
+
+function banner(before, view) {
+  if (view.history.length > before.history.length) {
+    const e = view.history[view.history.length - 1];
+    if (e.kind === "rocket") return { kind: "rocket", text: t("combo.doudizhu.rocket") };
+    if (e.kind === "bomb") return { kind: "bomb", text: t("combo.doudizhu.bomb") };
+  }
+  if (view.spring && !before.spring) return { kind: "spring", text: t("ddz.spring") };
+  return null;
+}
+
+export default {
+  name: "doudizhu",
+  unit: "cards",
+  Item: Card,
+  itemWidth: () => (window.innerWidth < 600 ? 50 : 70),
+  isPass: (m) => m.kind === "pass",
+  moveName,
+  playText: (e, view) => (e.cards.length ? `${moveName(e, view)}: ${cardsName(e.cards)}` : moveName(e, view)),
+  Role,
+  LastPlay,
+  Centre,
+  Controls,
+  Entry,
+  Summary,
+  banner,
+  Drawing: ({ items }) => html`<${Cards} cards=${items} size="mini" />`,
+  // The kitty stays marked in the landlord's hand.
+  marked: (view) => new Set(view.kitty && view.landlord === view.seat ? view.kitty.map((c) => c.c) : []),
+};

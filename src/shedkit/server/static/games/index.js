@@ -1,0 +1,6 @@
+// The games the client draws, by the name the server gives them.
+import doudizhu from "./doudizhu/index.js";
+import president from "./president/index.js";
+import dominoes from "./dominoes/index.js";
+
+export const GAMES = { doudizhu, president, dominoes };

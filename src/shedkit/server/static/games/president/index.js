@@ -1,0 +1,103 @@
+// President at the table: titles held through the deal, the order in force with the
+// revolution, the tax as an exchange, combinations named, revolutions in banners.
+import { html } from "../../lib/html.js";
+import { t } from "../../lib/i18n.js";
+import { cardsName } from "../../lib/cards.js";
+import { Card, Cards } from "../../components/Card.js";
+import { seatName } from "../../components/Seat.js";
+import { Tax, TaxHandOff } from "./Tax.js";
+
+const CODES = ["president", "vice_president", "citizen", "vice_slave", "slave"];
+
+// The PRE-11 title code of finishing place `place` among n players.
+export function titleCode(place, n) {
+  if (place === 0) return CODES[0];
+  if (place === n - 1) return CODES[4];
+  if (place === 1) return CODES[1];
+  if (place === n - 2) return CODES[3];
+  return CODES[2];
+}
+
+// Titles the seats hold during this deal: those the last deal gave them.
+function heldTitles(table) {
+  const last = table.history[table.history.length - 1];
+  const order = last && last.finished ? last.finished : [];
+  const out = {};
+  order.forEach((seat, place) => { out[seat] = titleCode(place, table.seats.length); });
+  return out;
+}
+
+function moveName(m) {
+  if (m.kind === "pass") return t("table.pass");
+  if (m.kind === "give") return t("pre.gives", { count: m.k ? m.k.length : m.cards.length });
+  return t(`combo.president.${m.kind}`);
+}
+
+function Role({ view, seat, table }) {
+  const code = view.is_over ? view.title_codes[String(seat)] : heldTitles(table)[seat];
+  if (!code) return view.dealer === seat ? html`<span class="role dealer">${t("pre.dealer")}</span>` : null;
+  return html`<span class=${`role title-${code}`}>${t(`pre.title.${code}`)}</span>`;
+}
+
+function LastPlay({ view, seat }) {
+  const place = view.finished.indexOf(seat);
+  if (place >= 0 && !view.is_over) return html`<span class="bubble out">${t("pre.out_place", { ordinal: place + 1 })}</span>`;
+  const mine = view.trick.filter((e) => e.seat === seat);
+  const last = mine[mine.length - 1];
+  if (!last) return null;
+  if (!last.cards.length) return html`<span class="bubble">${moveName(last)}</span>`;
+  return html`<${Cards} cards=${last.cards} size="table" label=${moveName(last)} />`;
+}
+
+function Centre({ view, table }) {
+  return html`<div class="pre-centre">
+    ${view.phase === "tax" || (view.exchanges.length && view.history.every((e) => e.kind === "give"))
+      ? html`<${TaxHandOff} view=${view} table=${table} />` : null}
+    <div class=${"order" + (view.revolution ? " revolution" : "")}>
+      <span class="label">${view.revolution ? t("pre.revolution_on") : t("pre.order")}</span>
+      <span class="order-faces" aria-label=${t("pre.order_low_high")}>${view.order.map((f) => (f === "T" ? "10" : f)).join(" ‹ ")}</span>
+    </div>
+    ${view.leftover.length ? html`<div class="leftover"><span class="label">${t("pre.leftover")}</span>
+      <${Cards} cards=${view.leftover} size="mini" /></div>` : null}
+  </div>`;
+}
+
+function Controls({ view, table, you, mine, selected, actions }) {
+  if (view.phase !== "tax") return null;
+  return html`<${Tax} view=${view} table=${table} you=${you} mine=${mine} selected=${selected} actions=${actions} />`;
+}
+
+function Entry({ entry }) {
+  return html`<span class="entry">${entry.cards.length && entry.kind !== "give" ? html`<${Cards} cards=${entry.cards} size="mini" />` : null}
+    <span class="entry-name">${moveName(entry)}</span></span>`;
+}
+
+function Summary({ view, table }) {
+  return html`<ol class="finishing">${view.finished.map((seat, place) => html`<li key=${seat}>
+    ${seatName(table, seat)} — ${t(`pre.title.${titleCode(place, view.num_players)}`)}</li>`)}</ol>`;
+}
+
+function banner(before, view) {
+  if (view.revolution !== before.revolution) return { kind: "revolution", text: t("pre.revolution") };
+  return null;
+}
+
+export default {
+  name: "president",
+  unit: "cards",
+  Item: Card,
+  itemWidth: () => (window.innerWidth < 600 ? 50 : 70),
+  isPass: (m) => m.kind === "pass",
+  moveName,
+  playText: (e) => (e.cards.length && e.kind !== "give" ? `${moveName(e)}: ${cardsName(e.cards)}` : moveName(e)),
+  Role,
+  LastPlay,
+  Centre,
+  Controls,
+  Entry,
+  Summary,
+  banner,
+  Drawing: ({ items }) => html`<${Cards} cards=${items} size="mini" />`,
+  // Cards received at the tax stay marked until played.
+  marked: (view) => new Set(view.tax_drawn.map((c) => c.c)),
+};

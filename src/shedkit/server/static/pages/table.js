@@ -1,0 +1,174 @@
+// The table page: one WebSocket, the seat's view after every change, and the player's
+// selection. Everything drawn is a pure function of that state (components/TableView.js).
+import { html, render, useEffect, useRef, useState } from "../lib/html.js";
+import { TableSocket } from "../lib/socket.js";
+import { forgetSeat, getName, getSetting, joinSeat, setName, setSetting } from "../lib/api.js";
+import { has, initI18n, t, useLanguage } from "../lib/i18n.js";
+import { candidates, hintMoves, itemsOf, wrongItems } from "../lib/select.js";
+import { beep } from "../lib/sound.js";
+import { TableView } from "../components/TableView.js";
+import { seatName } from "../components/Seat.js";
+import { GAMES } from "../games/index.js";
+
+const tableId = decodeURIComponent(location.pathname.split("/").pop());
+
+// An error from the server in words: its code's catalogue entry, else a generic line.
+export function errorText(error) {
+  const key = `error.${error.code}`;
+  return has(key) ? t(key, error.data || {}) : t("error.generic", { code: error.code });
+}
+
+function App() {
+  useLanguage();
+  const [msg, setMsg] = useState(null);
+  const [status, setStatus] = useState({ state: "connecting" });
+  const [toasts, setToasts] = useState([]);
+  const [chat, setChat] = useState([]);
+  const [selected, setSelected] = useState(new Set());
+  const [wrong, setWrong] = useState(new Set());
+  const [shake, setShake] = useState(0);
+  const [choices, setChoices] = useState([]);
+  const [banner, setBanner] = useState(null);
+  const [spoken, setSpoken] = useState("");
+  const [now, setNow] = useState(Date.now() / 1000);
+  const [settings, setSettings] = useState({ sound: getSetting("sound", false), fourColour: getSetting("fourColour", false) });
+  const socket = useRef(null);
+  const hint = useRef(-1);
+  const prev = useRef(null);
+  const settingsRef = useRef(settings);
+  settingsRef.current = settings;
+
+  const toast = (text) => {
+    const id = Math.random();
+    setToasts((list) => [...list.slice(-3), { id, text }]);
+    setTimeout(() => setToasts((list) => list.filter((x) => x.id !== id)), 6000);
+  };
+
+  useEffect(() => {
+    const s = new TableSocket(tableId, {
+      onState: (message) => setMsg(message),
+      onError: (error) => { toast(errorText(error)); beep("error", settingsRef.current.sound); },
+      onChat: (line) => setChat((lines) => [...lines.slice(-99), line]),
+      onStatus: setStatus,
+    });
+    socket.current = s;
+    s.connect();
+    const timer = setInterval(() => setNow(Date.now() / 1000), 250);
+    return () => clearInterval(timer);
+  }, []);
+
+  const view = msg && msg.view;
+  const table = msg && msg.table;
+  const you = msg ? msg.you : null;
+  const game = table ? GAMES[table.game] : null;
+  const mine = !!(view && you !== null && view.current_player === you && !view.is_over && view.legal.length);
+
+  // What changed since the last state: a new play to announce, a banner, the turn cue.
+  useEffect(() => {
+    if (!view || !game) return;
+    const before = prev.current;
+    prev.current = view;
+    const held = new Set(view.hand.map((c) => c.c));
+    setSelected((sel) => new Set([...sel].filter((c) => held.has(c))));
+    setWrong(new Set());
+    setChoices([]);
+    hint.current = -1;
+    const fresh = before && before.history.length < view.history.length ? view.history[view.history.length - 1] : null;
+    if (fresh) {
+      setSpoken(`${seatName(table, fresh.seat)}: ${game.playText(fresh, view)}`);
+      beep("play", settingsRef.current.sound);
+    }
+    const big = before ? game.banner(before, view) : null;
+    if (big) {
+      setBanner({ ...big, id: Math.random() });
+      beep("bomb", settingsRef.current.sound);
+      setTimeout(() => setBanner(null), 1800);
+    }
+    if (mine && !(before && before.current_player === you)) {
+      beep("turn", settingsRef.current.sound);
+      setSpoken((text) => `${text} ${t("table.your_turn")}`);
+    }
+  }, [msg]);
+
+  useEffect(() => {
+    const name = game ? t(`lobby.games.${table.game}.name`) : "";
+    document.title = `${mine ? "● " + t("table.your_turn") + " · " : ""}${name} · ${t("common.brand")}`;
+  });
+
+  const send = (message) => {
+    if (!socket.current.send(message)) toast(t("table.offline_not_sent"));
+  };
+  const sendMove = (move) => {
+    setSelected(new Set());
+    setChoices([]);
+    send({ type: "move", move: move.m, state_id: msg.state_id });
+  };
+  const play = (move) => {
+    if (!mine) return;
+    if (move) return sendMove(move);
+    const found = candidates(view, selected);
+    if (found.length === 1) return sendMove(found[0]);
+    if (found.length > 1) return setChoices(found);
+    setWrong(wrongItems(view, selected));
+    setShake((n) => n + 1);
+    setSpoken(t("table.not_legal"));
+  };
+  const pass = () => {
+    const move = view && view.legal.find((m) => !m.k.length && game.isPass(m));
+    if (mine && move) sendMove(move);
+  };
+  const showHint = () => {
+    const moves = mine ? hintMoves(view) : [];
+    if (!moves.length) return;
+    hint.current = (hint.current + 1) % moves.length;
+    setSelected(itemsOf(view, moves[hint.current]));
+    setWrong(new Set());
+    setSpoken(game.moveName(moves[hint.current], view));
+  };
+  const clear = () => { setSelected(new Set()); setWrong(new Set()); setChoices([]); };
+  const tap = (item) => {
+    if (selected.has(item.c)) {
+      if (game.secondTapPlays !== false && mine && candidates(view, selected).length) return play();
+      const next = new Set(selected);
+      next.delete(item.c);
+      return setSelected(next);
+    }
+    setWrong(new Set());
+    setSelected(new Set([...(game.singleSelect ? [] : selected), item.c]));
+  };
+
+  useEffect(() => {
+    const keys = (e) => {
+      if (e.target.closest && e.target.closest("input, textarea, select")) return;
+      if (e.key === " ") { e.preventDefault(); play(); }
+      else if (e.key === "p" || e.key === "P") pass();
+      else if (e.key === "h" || e.key === "H") showHint();
+      else if (e.key === "Escape") clear();
+    };
+    document.addEventListener("keydown", keys);
+    return () => document.removeEventListener("keydown", keys);
+  });
+
+  const takeSeat = async (seat, name) => {
+    if (!name) return toast(t("table.name_first"));
+    setName(name);
+    try {
+      await joinSeat(tableId, seat, name);
+      socket.current.hello();
+    } catch (e) { toast(errorText(e)); }
+  };
+  const leave = () => { send({ type: "leave" }); forgetSeat(tableId); };
+  const setSetting_ = (name, value) => {
+    setSetting(name, value);
+    setSettings((s) => ({ ...s, [name]: value }));
+  };
+
+  window.shedkit = { state: msg, selected: [...selected], status: status.state };
+  return html`<${TableView} msg=${msg} game=${game} status=${status} toasts=${toasts} chat=${chat}
+    selected=${selected} wrong=${wrong} shake=${shake} choices=${choices} banner=${banner} spoken=${spoken}
+    now=${now} settings=${settings} mine=${mine} defaultName=${getName()}
+    actions=${{ tap, play, pass, showHint, clear, sendMove, send, takeSeat, leave,
+      setSetting: setSetting_, closeToast: (id) => setToasts((l) => l.filter((x) => x.id !== id)) }} />`;
+}
+
+initI18n().then(() => render(html`<${App} />`, document.getElementById("app")));

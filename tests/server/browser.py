@@ -1,0 +1,153 @@
+"""A person at the web table, for the browser tests: Playwright driving Debian's chromium.
+
+Every move is made as a player makes it: tapping cards or tiles (a second tap plays),
+the Hint button, the auction's buttons, the tax's Give button, or a tap on an end of the
+line of dominoes. The helpers read the page's state from ``window.shedkit`` only to
+choose what to tap; the server judges every move.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+from pathlib import Path
+from typing import Any
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+ARTIFACTS = Path(os.environ.get("SHEDKIT_TEST_ARTIFACTS", "build/test-artifacts"))
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+
+#: Notation that must never show on a table page: ends, bracketed tiles, bids, jokers, "T".
+NOTATION = re.compile(
+    r"@[LRUD]\b|\[\d+\|\d+\]|\bbid\d|\bJkr\b|\b(?:Jk|T)[shdc]?=|\bT[shdc]\b|\bgive \d"
+)
+
+
+def state(page: Any) -> Any:
+    """The last state message the page received (``window.shedkit.state``)."""
+    return page.evaluate("() => window.shedkit && window.shedkit.state")
+
+
+def moves_seen(page: Any) -> int:
+    """Moves in the page's view of the deal (-1 before a deal)."""
+    n: int = page.evaluate(
+        "() => { const s = window.shedkit && window.shedkit.state;"
+        " return s && s.view ? s.view.history.length : -1 }"
+    )
+    return n
+
+
+def my_turn(page: Any) -> bool:
+    """Whether the page's seat is to move and has a legal move."""
+    return bool(
+        page.evaluate(
+            "() => { const s = window.shedkit && window.shedkit.state; return !!(s && s.view &&"
+            " !s.view.is_over && s.view.current_player === s.you && s.view.legal.length) }"
+        )
+    )
+
+
+def shoot(page: Any, name: str) -> None:
+    """Save a screenshot of what the page shows now."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.evaluate("() => window.scrollTo(0, 0)")
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
+
+
+def check_no_notation(page: Any) -> None:
+    """The text a person can read holds no move notation."""
+    text: str = page.evaluate("() => document.body.innerText")
+    found = NOTATION.findall(text)
+    assert not found, f"notation on the page: {found}"
+
+
+def item(page: Any, card_id: int) -> Any:
+    """The hand's button for the card or tile with this id."""
+    view = state(page)["view"]
+    index = next(i for i, c in enumerate(view["hand"]) if c["c"] == card_id)
+    return page.locator(".hand .hand-slot").nth(index).locator("button")
+
+
+def tap(page: Any, card_id: int) -> None:
+    """Tap a hand item where a person would: its visible left edge (the hand overlaps)."""
+    item(page, card_id).click(position={"x": 6, "y": 24})
+
+
+def tap_move(page: Any, move: Any) -> None:
+    """Play ``move`` by tapping its cards, then tapping one of them again."""
+    view = state(page)["view"]
+    taken: set[int] = set()
+    ids = []
+    for key in move["k"]:
+        card = next(c for c in view["hand"] if c["k"] == key and c["c"] not in taken)
+        taken.add(card["c"])
+        ids.append(card["c"])
+    for card_id in ids:
+        tap(page, card_id)
+    tap(page, ids[-1])
+    choices = page.locator(f'.choices button[data-move="{move["m"]}"]')
+    if choices.count():
+        choices.click()
+
+
+def wait_moved(page: Any, before: int) -> None:
+    page.wait_for_function(
+        "n => window.shedkit.state.view.history.length > n || window.shedkit.state.view.is_over",
+        arg=before,
+        timeout=15000,
+    )
+
+
+def take_turn(page: Any, checked: dict[str, bool], passive: bool = False) -> None:
+    """Make one move through the page as a person would.
+
+    ``checked`` records what has been shown once: a hint, a tile played on an end, a
+    second tap. ``passive`` passes whenever passing is legal (to finish last on purpose).
+    """
+    view = state(page)["view"]
+    before = moves_seen(page)
+    legal = view["legal"]
+    card_moves = [m for m in legal if m["k"]]
+    if page.locator(".bid-buttons button").count():
+        page.locator(".bid-buttons button.bid").first.click()
+    elif page.locator("#give").count():
+        page.click("#hint")
+        page.click("#give")
+    elif passive and page.locator("#pass").count():
+        page.click("#pass")
+    elif not card_moves:
+        plain = [m for m in legal if not m["k"]]
+        page.locator(f'.controls button[data-move="{plain[0]["m"]}"], #pass').first.click()
+    else:
+        two_ends = [m for m in card_moves if sum(x["k"] == m["k"] for x in card_moves) == 2]
+        if two_ends and not checked.get("end-tap"):
+            # A tile that fits two ends: select it, then tap the end on the line.
+            move = two_ends[0]
+            tap(page, move["k"][0])
+            page.locator(f'.dom-end-btn[data-end="{move["end"]}"]').click()
+            checked["end-tap"] = True
+        elif not checked.get("hint"):
+            page.click("#hint")
+            assert page.locator(".hand button[aria-pressed=true]").count() >= 1
+            page.click("#play")
+            choice = page.locator(".choices button")
+            if choice.count():
+                choice.first.click()
+            checked["hint"] = True
+        else:
+            unique = [m for m in card_moves if sum(x["k"] == m["k"] for x in card_moves) == 1]
+            tap_move(page, (unique or card_moves)[0])
+            checked["tap"] = True
+    wait_moved(page, before)
