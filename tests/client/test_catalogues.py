@@ -367,7 +367,11 @@ def markup_text(markup: str, skip: tuple[str, ...] = ()) -> list[str]:
 
 @pytest.mark.parametrize("path", client_files(".js"), ids=rel)
 def test_no_text_in_templates(path: Path) -> None:
-    found = [t for markup in html_templates(path.read_text(encoding="utf-8")) for t in markup_text(markup)]
+    found = [
+        t
+        for markup in html_templates(path.read_text(encoding="utf-8"))
+        for t in markup_text(markup)
+    ]
     assert not found, f"{rel(path)} shows text that is not from the catalogues: {found}"
 
 
@@ -386,7 +390,7 @@ def test_text_finder() -> None:
         "const f = s.replace(/`/g, '') + html`<span>shedkit &nbsp; ©</span>`;\n"
     )
     found = [t for m in html_templates(src) for t in markup_text(m)]
-    assert found == ["title=\"Fixed seed\"", "text 'Hello ${…}'", "text 'Nested'"]
+    assert found == ['title="Fixed seed"', "text 'Hello ${…}'", "text 'Nested'"]
 
 
 # --- server codes ------------------------------------------------------------------------
