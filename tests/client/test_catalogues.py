@@ -16,6 +16,7 @@ Run one file's checks with ``-k``: ``pytest tests/client/test_catalogues.py -k l
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import unicodedata
@@ -416,3 +417,34 @@ def test_every_server_code_has_a_sentence(lang: str) -> None:
     errors = (load(lang, "errors") or {}).get("error", {})
     missing = sorted(c for c in server_codes() if c not in {base(k) for k in errors})
     assert not missing, f"{lang}/errors.json has no sentence for the server codes {missing}"
+
+
+def test_errors_carry_their_data(tmp_path: Path) -> None:
+    """The facts a sentence needs come with the code, over HTTP and the WebSocket."""
+    from fastapi.testclient import TestClient
+
+    from shedkit.server import create_app
+    from shedkit.server.settings import LOOPBACK_HOSTS
+    from tests.server.live import TEST_SETTINGS
+
+    settings = dataclasses.replace(TEST_SETTINGS, trusted_hosts=(*LOOPBACK_HOSTS, "testserver"))
+    app = create_app(f"sqlite:///{tmp_path / 'db.sqlite'}", bot_delay=0.0, settings=settings)
+    with TestClient(app) as http:
+        bad = http.post("/api/tables", json={"game": "doudizhu", "deals": 5000})
+        assert bad.json()["error"] == {
+            "code": "bad_deals",
+            "message": "deals must be 1…1000 or none, not 5000",
+            "data": {"max": 1000},
+        }
+        table = http.post("/api/tables", json={"game": "doudizhu", "bots": 1}).json()
+        http.post(f"/api/tables/{table['id']}/join", json={"seat": 0, "name": "Ana"})
+        taken = http.post(f"/api/tables/{table['id']}/join", json={"seat": 0, "name": "Bo"})
+        assert taken.json()["error"]["data"] == {"seat": 0, "name": "Ana"}
+        with http.websocket_connect(f"/ws/{table['id']}") as ws:
+            ws.receive_json()  # the state
+            ws.send_json({"type": "chat", "text": "hi"})
+            error = ws.receive_json()
+            assert error["code"] == "not_seated" and error["data"] == {"reason": "chat"}
+    # The client finds a sentence for each reason it is sent.
+    errors = load("en", "errors")["error"]  # type: ignore[index]
+    assert {"not_seated_chat", "bad_deals_bots_only", "rate_limited_create"} <= set(errors)
