@@ -37,10 +37,13 @@ def join(
 
 
 def test_pages_are_served(client: TestClient) -> None:
-    for path in ("/", "/t/abc", "/replay/abc/1", "/static/table.js", "/static/games.js"):
+    paths = ("/", "/t/abc", "/replay/abc/1", "/howto/doudizhu", "/static/table.js")
+    for path in (*paths, "/static/games.js"):
         response = client.get(path)
         assert response.status_code == 200, path
-    assert "New table" in client.get("/").text
+    # The lobby and How to play are drawn in the browser, in its language, by their modules.
+    assert "/static/pages/lobby.js" in client.get("/").text
+    assert "/static/pages/howto.js" in client.get("/howto/president").text
 
 
 def test_games_list_presets_with_every_option_and_bots(client: TestClient) -> None:
