@@ -1,8 +1,8 @@
 #!/bin/sh
 # What the server tests need on a Debian machine: Debian's chromium (Playwright drives it; no
-# browser download) and a PostgreSQL server on loopback with a test database. As root, missing
-# packages are installed with apt-get (skipped when present, so repeated runs are quick); as
-# another user, what is missing is reported and those tests skip. Writes the database URL to
+# browser download), CJK fonts for its screenshots, and a PostgreSQL server on loopback with a
+# test database. As root, missing packages are installed with apt-get (skipped when present,
+# so repeated runs are quick); as another user, what is missing is reported and those tests skip. Writes the database URL to
 # $1/pg-url (default build/) once PostgreSQL answers. A server this script starts is marked
 # by $1/pg-started; `server-test-deps.sh DIR stop` stops that server (and only that one).
 set -eu
@@ -30,6 +30,9 @@ fi
 need=""
 command -v chromium >/dev/null 2>&1 || need="$need chromium"
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need="$need postgresql"
+# The browser tests' screenshots in Chinese and Japanese need CJK glyphs.
+[ -d /usr/share/fonts/opentype/noto ] && ls /usr/share/fonts/opentype/noto/NotoSansCJK* >/dev/null 2>&1 \
+    || need="$need fonts-noto-cjk"
 if [ -n "$need" ]; then
     if is_root && command -v apt-get >/dev/null 2>&1; then
         echo "installing$need (Debian packages)"

@@ -37,13 +37,15 @@ def join(
 
 
 def test_pages_are_served(client: TestClient) -> None:
-    paths = ("/", "/t/abc", "/replay/abc/1", "/howto/doudizhu", "/static/table.js")
-    for path in (*paths, "/static/games.js"):
+    paths = ("/", "/t/abc", "/replay/abc/1", "/howto/doudizhu", "/static/pages/table.js")
+    for path in (*paths, "/static/games/index.js", "/static/i18n/zh/table.json"):
         response = client.get(path)
         assert response.status_code == 200, path
-    # The lobby and How to play are drawn in the browser, in its language, by their modules.
+    # Every page is drawn in the browser, in its language, by its module.
     assert "/static/pages/lobby.js" in client.get("/").text
     assert "/static/pages/howto.js" in client.get("/howto/president").text
+    assert "/static/pages/table.js" in client.get("/t/abc").text
+    assert "/static/pages/replay.js" in client.get("/replay/abc/1").text
 
 
 def test_games_list_presets_with_every_option_and_bots(client: TestClient) -> None:

@@ -195,7 +195,7 @@ def test_dominoes_in_the_browser(db: str, browser: Any) -> None:
         a, b, errors = seat_people(live, browser, table_id)
         checked: dict[str, bool] = {}
         play_to_the_end(live, table_id, a, b, "dominoes", checked)
-        assert checked.get("hint") and checked.get("tap")
+        assert checked.get("hint") and checked.get("tap") and checked.get("end-tap")
         end_of_deal(a, b, "dominoes", 4)
         assert not errors, errors
         assert state(a)["view"]["is_over"]

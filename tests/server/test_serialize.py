@@ -61,7 +61,38 @@ def test_doudizhu_kitty_is_shown_only_once_there_is_a_landlord() -> None:  # DDZ
     data = serialize_view("doudizhu", state.view(1))
     assert data["landlord"] == 0 and data["stake"] == 3 and data["multiplier"] == 1
     assert [c["c"] for c in data["kitty"]] == list(state.view(1).kitty)
-    assert data["bids"] == [{"seat": 0, "move": "bid3"}]
+    assert data["bids"] == [{"seat": 0, "move": "bid3", "kind": "bid", "cards": [], "bid": 3}]
+    # Once play begins, a seat's last play is no bid left over from the auction.
+    assert data["last_by_seat"] == {}
+
+
+def test_plays_carry_their_kind_and_cards_and_the_trick_is_the_history_tail() -> None:
+    game = shedkit.make("doudizhu")
+    state = game.new_deal(seed=2, first_bidder=0)
+    state.apply(game.parse_move("bid3", state))
+    lead = next(m for m in state.legal_moves() if m.kind == "pair")
+    state.apply(lead)
+    data = serialize_view("doudizhu", state.view(1))
+    assert data["trick"] == data["history"][-1:]
+    assert data["trick"][0]["kind"] == "pair" and len(data["trick"][0]["cards"]) == 2
+    legal = serialize_view("doudizhu", game.new_deal(seed=2, first_bidder=0).view(0))["legal"]
+    assert {m["bid"] for m in legal if m["kind"] == "bid"} == {1, 2, 3}
+
+
+def test_dominoes_moves_name_their_end_and_president_titles_have_codes() -> None:
+    game = shedkit.make("dominoes", preset="block")
+    state = game.new_deal(seed=4)
+    state.apply(state.legal_moves()[0])
+    legal = serialize_view("dominoes", state.view(state.current_player))["legal"]
+    assert all(m["end"] in ("L", "R") for m in legal if m["kind"] == "play")
+    pres = shedkit.make("president")
+    s = pres.new_deal(seed=1)
+    while not s.is_over:
+        s.apply(s.legal_moves()[0])
+    data = serialize_view("president", s.view(0))
+    assert sorted(data["title_codes"].values()) == sorted(
+        ["president", "vice_president", "vice_slave", "slave"]
+    )
 
 
 def test_president_tax_cards_reach_only_the_two_seats_of_the_exchange() -> None:  # PRE-20

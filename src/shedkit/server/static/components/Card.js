@@ -7,8 +7,10 @@ function Face({ f }) {
   if (f.joker) {
     return html`<svg viewBox="0 0 60 84" class="face" aria-hidden="true">
       <rect x="1" y="1" width="58" height="82" rx="5" class="paper" />
-      <text x="8" y="16" class="joker-letters" writing-mode="tb">JOKER</text>
-      <g transform="translate(34 48)" class="joker-star">
+      <g transform="translate(12 14) scale(0.35)" class="joker-star">
+        <path d="M0,-16 L4.7,-6.5 15.2,-4.9 7.6,2.5 9.4,13 0,8 -9.4,13 -7.6,2.5 -15.2,-4.9 -4.7,-6.5Z" />
+      </g>
+      <g transform="translate(30 46) scale(1.25)" class="joker-star">
         <path d="M0,-16 L4.7,-6.5 15.2,-4.9 7.6,2.5 9.4,13 0,8 -9.4,13 -7.6,2.5 -15.2,-4.9 -4.7,-6.5Z" />
       </g>
     </svg>`;

@@ -3,7 +3,8 @@
 import { html, render, useEffect, useRef, useState } from "../lib/html.js";
 import { TableSocket } from "../lib/socket.js";
 import { forgetSeat, getName, getSetting, joinSeat, setName, setSetting } from "../lib/api.js";
-import { has, initI18n, t, useLanguage } from "../lib/i18n.js";
+import { initI18n, t, useLanguage } from "../lib/i18n.js";
+import { errorText } from "../components/ErrorMessage.js";
 import { candidates, hintMoves, itemsOf, wrongItems } from "../lib/select.js";
 import { beep } from "../lib/sound.js";
 import { TableView } from "../components/TableView.js";
@@ -11,12 +12,6 @@ import { seatName } from "../components/Seat.js";
 import { GAMES } from "../games/index.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/").pop());
-
-// An error from the server in words: its code's catalogue entry, else a generic line.
-export function errorText(error) {
-  const key = `error.${error.code}`;
-  return has(key) ? t(key, error.data || {}) : t("error.generic", { code: error.code });
-}
 
 function App() {
   useLanguage();
@@ -35,6 +30,7 @@ function App() {
   const socket = useRef(null);
   const hint = useRef(-1);
   const prev = useRef(null);
+  const gameRef = useRef(null);
   const settingsRef = useRef(settings);
   settingsRef.current = settings;
 
@@ -47,7 +43,7 @@ function App() {
   useEffect(() => {
     const s = new TableSocket(tableId, {
       onState: (message) => setMsg(message),
-      onError: (error) => { toast(errorText(error)); beep("error", settingsRef.current.sound); },
+      onError: (error) => { toast(errorText(error, { game: gameRef.current })); beep("error", settingsRef.current.sound); },
       onChat: (line) => setChat((lines) => [...lines.slice(-99), line]),
       onStatus: setStatus,
     });
@@ -61,6 +57,7 @@ function App() {
   const table = msg && msg.table;
   const you = msg ? msg.you : null;
   const game = table ? GAMES[table.game] : null;
+  gameRef.current = table ? table.game : null;
   const mine = !!(view && you !== null && view.current_player === you && !view.is_over && view.legal.length);
 
   // What changed since the last state: a new play to announce, a banner, the turn cue.
@@ -155,7 +152,7 @@ function App() {
     try {
       await joinSeat(tableId, seat, name);
       socket.current.hello();
-    } catch (e) { toast(errorText(e)); }
+    } catch (e) { toast(errorText(e, { game: table.game })); }
   };
   const leave = () => { send({ type: "leave" }); forgetSeat(tableId); };
   const setSetting_ = (name, value) => {

@@ -34,7 +34,7 @@ function LastPlay({ view, seat }) {
 function Centre({ view }) {
   const kitty = view.kitty
     ? html`<${Cards} cards=${view.kitty} size="mini" label=${t("ddz.kitty")} />`
-    : html`<span class="cards" aria-label=${t("ddz.kitty_hidden")}>${[0, 1, 2].map((i) => html`<${CardBack} key=${i} size="mini" />`)}</span>`;
+    : html`<span class="cards" role="img" aria-label=${t("ddz.kitty_hidden")}>${[0, 1, 2].map((i) => html`<${CardBack} key=${i} size="mini" />`)}</span>`;
   return html`<div class="ddz-centre">
     <div class="kitty"><span class="label">${t("ddz.kitty")}</span>${kitty}</div>
     <div class="stakes">
