@@ -85,6 +85,21 @@ def tap(page: Any, card_id: int) -> None:
     item(page, card_id).click(position={"x": 6, "y": 24})
 
 
+def swipe_selects(page: Any) -> None:
+    """Swipe sideways across the first cards of the fan: each card passed over is selected."""
+    slots = page.locator(".hand .hand-slot")
+    first, third = slots.nth(0).bounding_box(), slots.nth(2).bounding_box()
+    y = first["y"] + first["height"] * 0.6
+    page.mouse.move(first["x"] + 4, y)
+    page.mouse.down()
+    for step in range(1, 9):
+        page.mouse.move(first["x"] + 4 + (third["x"] + 6 - first["x"] - 4) * step / 8, y)
+    page.mouse.up()
+    assert page.locator(".hand button[aria-pressed=true]").count() == 3
+    page.click("#clear")
+    assert page.locator(".hand button[aria-pressed=true]").count() == 0
+
+
 def tap_move(page: Any, move: Any) -> None:
     """Play ``move`` by tapping its cards, then tapping one of them again."""
     view = state(page)["view"]

@@ -28,6 +28,7 @@ from tests.server.browser import (
     my_turn,
     shoot,
     state,
+    swipe_selects,
     take_turn,
 )
 from tests.server.live import LiveServer
@@ -61,10 +62,14 @@ def seat_people(live: LiveServer, browser: Any, table_id: str) -> tuple[Any, Any
         page.wait_for_selector("#join button.take")
         page.fill("#join-name", name)
         page.locator("#join button.take").first.click()
-        page.wait_for_function(f"() => window.shedkit.state && window.shedkit.state.you === {seat}")
+        page.wait_for_function(
+            f"() => window.shedkit && window.shedkit.state && window.shedkit.state.you === {seat}"
+        )
     assert b.evaluate("() => document.documentElement.lang") == "zh"
     for page in (a, b):
-        page.wait_for_function("() => window.shedkit.state.table.status === 'playing'")
+        page.wait_for_function(
+            "() => window.shedkit && window.shedkit.state.table.status === 'playing'"
+        )
     return a, b, errors
 
 
@@ -77,6 +82,17 @@ def both_ways(page: Any, name: str, lang: str, other: dict[str, int]) -> None:
     check_no_notation(page)
     shoot(page, f"{name}-{lang}-{other['width']}")
     page.set_viewport_size(size)
+
+
+def in_both_languages(page: Any, name: str, english: bool) -> None:
+    """Screenshots in the page's language and the other one (switched in the header)."""
+    lang, other = ("en", "zh") if english else ("zh", "en")
+    shoot(page, f"{name}-{lang}")
+    page.select_option("#lang", other)
+    page.wait_for_timeout(300)
+    check_no_notation(page)
+    shoot(page, f"{name}-{other}")
+    page.select_option("#lang", lang)
 
 
 def play_to_the_end(
@@ -112,7 +128,9 @@ def play_to_the_end(
             continue
         if moves >= 4 and not reloaded:
             a.reload()
-            a.wait_for_function("() => window.shedkit.state && window.shedkit.state.you === 0")
+            a.wait_for_function(
+                "() => window.shedkit && window.shedkit.state && window.shedkit.state.you === 0"
+            )
             reloaded = True
         if moves >= 6 and not shot and table.state.phase == "play":
             check_no_notation(a)
@@ -125,17 +143,15 @@ def play_to_the_end(
                 live.table(table_id).state.record()["moves"]
             ):
                 if page.locator(".bid-buttons").count() and not checked.get("auction"):
-                    shoot(page, f"auction-{game}-{'en' if page is a else 'zh'}")
+                    in_both_languages(page, f"auction-{game}", page is a)
                     checked["auction"] = True
                 if page.locator("#give").count() and not checked.get("tax"):
-                    # The giver's dialog in both languages: the page is switched and back.
-                    lang, other = ("en", "zh") if page is a else ("zh", "en")
-                    shoot(page, f"tax-president-{lang}")
-                    page.select_option("#lang", other)
-                    page.wait_for_timeout(300)
-                    shoot(page, f"tax-president-{other}")
-                    page.select_option("#lang", lang)
+                    in_both_languages(page, "tax-president", page is a)
                     checked["tax"] = True
+                swipe = game == "doudizhu" and page is b and not checked.get("swipe")
+                if swipe and state(page)["view"]["phase"] == "play":
+                    swipe_selects(page)
+                    checked["swipe"] = True
                 take_turn(page, checked, passive=passive)
                 moves += 1
         a.wait_for_timeout(20)
@@ -163,6 +179,7 @@ def test_doudizhu_in_the_browser(db: str, browser: Any) -> None:
         checked: dict[str, bool] = {}
         live = play_to_the_end(live, table_id, a, b, "doudizhu", checked, restart=True)
         assert checked.get("hint") and checked.get("tap") and checked.get("auction")
+        assert checked.get("swipe")
         end_of_deal(a, b, "doudizhu", 3)
         assert not errors, errors
     finally:

@@ -1,7 +1,15 @@
 // What the page tells a player besides the table: toasts for errors, the reconnecting
 // overlay that blocks input while offline, banners for big plays, the spoken line.
-import { html } from "../lib/html.js";
+import { html, useRef } from "../lib/html.js";
 import { t } from "../lib/i18n.js";
+import { useFlyIn } from "../lib/anim.js";
+
+// Its children fly in from the side of `place` each time `id` changes (a new play).
+export function Fly({ id, place, children }) {
+  const ref = useRef(null);
+  useFlyIn(ref, id, place);
+  return html`<div class="fly" ref=${ref}>${children}</div>`;
+}
 
 // props: toasts ([{id, text}]), onClose(id).
 export function Toasts({ toasts, onClose }) {

@@ -17,8 +17,8 @@ function useWidth(ref) {
 
 // props: items, Item (component drawing one item: Card or Tile), itemWidth (px), selected,
 // playable (keys), wrong (ids), marked (ids), shake (a counter: each change shakes), onTap,
-// onPlay (drag up), label.
-export function Hand({ items, Item, itemWidth, selected, playable, wrong, marked, shake, onTap, onPlay, label }) {
+// onPlay (drag up), onSwipe (an item swiped over: select it), label.
+export function Hand({ items, Item, itemWidth, selected, playable, wrong, marked, shake, onTap, onPlay, onSwipe, label }) {
   const ref = useRef(null);
   const width = useWidth(ref);
   const drag = useRef(null);
@@ -33,11 +33,38 @@ export function Hand({ items, Item, itemWidth, selected, playable, wrong, marked
       { duration: 320, easing: "ease-in-out" });
   }, [shake]);
 
-  const down = (e) => { drag.current = { y: e.clientY, played: false }; };
+  // A slot under the pointer, for a swipe across the fan.
+  const itemAt = (x, y) => {
+    const el = document.elementFromPoint(x, y);
+    const slot = el && el.closest(".hand-slot");
+    return slot && ref.current.contains(slot) ? items[Number(slot.dataset.index)] : null;
+  };
+  const down = (e) => {
+    // A new gesture: a swipe that ended on another card left no click to swallow.
+    delete ref.current.dataset.dragged;
+    drag.current = { x: e.clientX, y: e.clientY, mode: null, swiped: new Set() };
+  };
+  // Swiping sideways across overlapped cards selects each card passed over, as in the
+  // Dou Di Zhu apps: on a phone a card's visible strip is narrow.
+  const move = (e) => {
+    const d = drag.current;
+    if (!d || !onSwipe) return;
+    if (!d.mode) {
+      const dx = Math.abs(e.clientX - d.x);
+      if (dx < 12 || dx < Math.abs(e.clientY - d.y)) return;
+      d.mode = "swipe";
+      const first = itemAt(d.x, d.y);
+      if (first) { d.swiped.add(first.c); onSwipe(first); }
+    }
+    const item = itemAt(e.clientX, e.clientY);
+    if (item && !d.swiped.has(item.c)) { d.swiped.add(item.c); onSwipe(item); }
+  };
   const up = (e) => {
     const d = drag.current;
     drag.current = null;
-    if (d && d.y - e.clientY > 48 && selected.size) {
+    if (d && d.mode === "swipe") {
+      ref.current.dataset.dragged = "1";
+    } else if (d && d.y - e.clientY > 48 && selected.size) {
       // A drag upwards plays; the click that follows the drag must not toggle a card.
       ref.current.dataset.dragged = "1";
       onPlay();
@@ -52,8 +79,8 @@ export function Hand({ items, Item, itemWidth, selected, playable, wrong, marked
   };
 
   return html`<div class="hand" ref=${ref} role="group" aria-label=${label || t("table.your_hand")}
-      style=${`--step:${step}px;--item:${itemWidth}px`} onPointerDown=${down} onPointerUp=${up}>
-    ${items.map((item, i) => html`<div class="hand-slot" key=${item.c}
+      style=${`--step:${step}px;--item:${itemWidth}px`} onPointerDown=${down} onPointerMove=${move} onPointerUp=${up}>
+    ${items.map((item, i) => html`<div class="hand-slot" key=${item.c} data-index=${i}
         style=${`z-index:${i + 1};margin-left:${i ? step - itemWidth : 0}px`}>
       <${Item} item=${item} card=${item} size="hand" selected=${selected.has(item.c)}
         playable=${playable.has(item.k)} wrong=${wrong.has(item.c)} marked=${marked.has(item.c)}

@@ -2,6 +2,7 @@
 // left, the seat's role from the game, and its last play drawn in front of it.
 import { html } from "../lib/html.js";
 import { t } from "../lib/i18n.js";
+import { Fly } from "./Feedback.js";
 
 // The seat's name as people read it: the player's name, or the bot that plays it.
 export function seatName(table, seat) {
@@ -48,6 +49,8 @@ export function Seat({ table, view, seat, you, pos, game, now }) {
   const role = view && game.Role ? html`<${game.Role} view=${view} seat=${seat} table=${table} />` : null;
   const team = view && game.team ? game.team(view, seat) : null;
   const thinking = table.thinking === seat;
+  // Counts this seat's moves: a new one makes its play fly in.
+  const plays = view ? view.history.filter((e) => e.seat === seat).length : 0;
   const status = [];
   if (s && s.away) status.push(t("table.away"));
   else if (s && s.taken && !s.connected && s.human_seat) status.push(t("table.offline"));
@@ -65,7 +68,8 @@ export function Seat({ table, view, seat, you, pos, game, now }) {
     ${left !== null ? html`<div class="seat-clock" role="timer">${t("table.seconds_left", { count: left })}</div>` : null}
     ${status.length ? html`<div class="seat-status">${status.join(" · ")}</div>` : null}
     <div class="seat-score">${t("table.points", { count: table.totals[seat] })}</div>
-    <div class="seat-play">${view && game.LastPlay ? html`<${game.LastPlay} view=${view} seat=${seat} table=${table} />` : null}</div>
+    <div class="seat-play">${view && game.LastPlay ? html`<${Fly} id=${plays} place=${pos}>
+      <${game.LastPlay} view=${view} seat=${seat} table=${table} /></${Fly}>` : null}</div>
   </section>`;
 }
 

@@ -54,7 +54,7 @@ function MeArea({ msg, game, selected, wrong, shake, choices, mine, defaultName,
       onHint=${actions.showHint} onClear=${actions.clear} />`}
     <${Hand} items=${view.hand} Item=${game.Item} itemWidth=${game.itemWidth()} selected=${selected}
       playable=${mine ? playableKeys(view) : new Set()} wrong=${wrong} marked=${marked} shake=${shake}
-      onTap=${actions.tap} onPlay=${() => actions.play()} />
+      onTap=${actions.tap} onPlay=${() => actions.play()} onSwipe=${game.singleSelect ? null : actions.swipe} />
   </div>`;
 }
 

@@ -123,6 +123,10 @@ function App() {
     setSpoken(game.moveName(moves[hint.current], view));
   };
   const clear = () => { setSelected(new Set()); setWrong(new Set()); setChoices([]); };
+  const swipe = (item) => {
+    setWrong(new Set());
+    setSelected((sel) => new Set([...sel, item.c]));
+  };
   const tap = (item) => {
     if (selected.has(item.c)) {
       if (game.secondTapPlays !== false && mine && candidates(view, selected).length) return play();
@@ -164,7 +168,7 @@ function App() {
   return html`<${TableView} msg=${msg} game=${game} status=${status} toasts=${toasts} chat=${chat}
     selected=${selected} wrong=${wrong} shake=${shake} choices=${choices} banner=${banner} spoken=${spoken}
     now=${now} settings=${settings} mine=${mine} defaultName=${getName()}
-    actions=${{ tap, play, pass, showHint, clear, sendMove, send, takeSeat, leave,
+    actions=${{ tap, swipe, play, pass, showHint, clear, sendMove, send, takeSeat, leave,
       setSetting: setSetting_, closeToast: (id) => setToasts((l) => l.filter((x) => x.id !== id)) }} />`;
 }
 
