@@ -100,6 +100,34 @@ def swipe_selects(page: Any) -> None:
     assert page.locator(".hand button[aria-pressed=true]").count() == 0
 
 
+def illegal_selection_shakes(page: Any) -> bool:
+    """Select two cards that make no legal play and press Play: the cards are marked, nothing
+    is sent. False when the hand has no such pair (then nothing was tried)."""
+    view = state(page)["view"]
+    legal = {tuple(sorted(m["k"])) for m in view["legal"]}
+    hand = view["hand"]
+    pair = next(
+        (
+            (x, y)
+            for x in hand
+            for y in hand
+            if x["c"] < y["c"] and tuple(sorted((x["k"], y["k"]))) not in legal
+        ),
+        None,
+    )
+    if pair is None:
+        return False
+    before = moves_seen(page)
+    for card in pair:
+        tap(page, card["c"])
+    page.click("#play")
+    page.wait_for_selector(".hand button.card.wrong")
+    assert page.inner_text("#preview") != ""
+    page.click("#clear")
+    assert moves_seen(page) == before
+    return True
+
+
 def tap_move(page: Any, move: Any) -> None:
     """Play ``move`` by tapping its cards, then tapping one of them again."""
     view = state(page)["view"]

@@ -24,6 +24,7 @@ from tests.server.browser import (
     FLAGS,
     PHONE,
     check_no_notation,
+    illegal_selection_shakes,
     moves_seen,
     my_turn,
     shoot,
@@ -152,6 +153,9 @@ def play_to_the_end(
                 if swipe and state(page)["view"]["phase"] == "play":
                     swipe_selects(page)
                     checked["swipe"] = True
+                wrong = game == "doudizhu" and page is a and not checked.get("wrong")
+                if wrong and state(page)["view"]["phase"] == "play":
+                    checked["wrong"] = illegal_selection_shakes(page)
                 take_turn(page, checked, passive=passive)
                 moves += 1
         a.wait_for_timeout(20)
@@ -179,7 +183,7 @@ def test_doudizhu_in_the_browser(db: str, browser: Any) -> None:
         checked: dict[str, bool] = {}
         live = play_to_the_end(live, table_id, a, b, "doudizhu", checked, restart=True)
         assert checked.get("hint") and checked.get("tap") and checked.get("auction")
-        assert checked.get("swipe")
+        assert checked.get("swipe") and checked.get("wrong")
         end_of_deal(a, b, "doudizhu", 3)
         assert not errors, errors
     finally:
