@@ -104,16 +104,17 @@ def illegal_selection_shakes(page: Any) -> bool:
     """Select two cards that make no legal play and press Play: the cards are marked, nothing
     is sent. False when the hand has no such pair (then nothing was tried)."""
     view = state(page)["view"]
-    legal = {tuple(sorted(m["k"])) for m in view["legal"]}
     hand = view["hand"]
+
+    def together(x: Any, y: Any) -> bool:
+        # Some legal play holds both cards' keys (as many times as the two need).
+        need = 2 if x["k"] == y["k"] else 1
+        return any(
+            m["k"].count(x["k"]) >= need and m["k"].count(y["k"]) >= need for m in view["legal"]
+        )
+
     pair = next(
-        (
-            (x, y)
-            for x in hand
-            for y in hand
-            if x["c"] < y["c"] and tuple(sorted((x["k"], y["k"]))) not in legal
-        ),
-        None,
+        ((x, y) for x in hand for y in hand if x["c"] < y["c"] and not together(x, y)), None
     )
     if pair is None:
         return False
