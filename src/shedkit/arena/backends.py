@@ -128,6 +128,8 @@ def _run_ray(
         started = True
     try:
         remote = ray.remote(play_deals)
+        # A Ray worker outlives the run: each task stops the bot programs it started.
+        spec = {**spec, "close_bots": True}
         refs = [remote.remote(spec, deals) for deals in work]
         index = {ref: i for i, ref in enumerate(refs)}
         parts: dict[int, list[GameResult]] = {}

@@ -57,6 +57,7 @@ from starlette.middleware.trustedhost import TrustedHostMiddleware
 import shedkit
 from shedkit.core.errors import ShedkitError
 from shedkit.core.options import options_to_dict
+from shedkit.protocol.views import SERIALIZERS, Json, serialize_view
 from shedkit.server.manager import (
     MAX_MESSAGE,
     Connection,
@@ -66,7 +67,6 @@ from shedkit.server.manager import (
     agents_for,
     default_agent,
 )
-from shedkit.server.serialize import SERIALIZERS, Json, serialize_view
 from shedkit.server.settings import Settings
 from shedkit.server.storage import DEFAULT_URL, Storage
 

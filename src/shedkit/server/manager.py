@@ -33,12 +33,13 @@ from typing import Any, Final, Protocol
 
 import shedkit
 from shedkit.agents import AGENTS, Agent, make_agent
+from shedkit.agents.base import load_entry_points
 from shedkit.core.errors import IllegalMoveError, InvalidMoveError, OptionError, ShedkitError
 from shedkit.core.match import Match
 from shedkit.core.options import options_to_dict
 from shedkit.core.rng import derive_seed
+from shedkit.protocol.views import SERIALIZERS, Json, serialize_view
 from shedkit.server.bots import BotPool, Job
-from shedkit.server.serialize import SERIALIZERS, Json, serialize_view
 from shedkit.server.settings import Settings, TokenBucket
 from shedkit.server.storage import Storage
 
@@ -88,7 +89,12 @@ def _hash(token: str) -> str:
 
 
 def agents_for(game_name: str) -> list[str]:
-    """Names of the registered agents that play ``game_name`` at a table."""
+    """Names of the registered agents that play ``game_name`` at a table.
+
+    Installed packages' agents (entry points) count; import paths and ``cmd:`` programs
+    never do: nobody can make the server import a module or run a program.
+    """
+    load_entry_points()
     return sorted(n for n, by_game in AGENTS.items() if game_name in by_game or "*" in by_game)
 
 
