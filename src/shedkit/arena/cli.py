@@ -185,26 +185,23 @@ def print_forfeits(out: Console, results: dict[str, Any]) -> None:
     groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
     for f in forfeits:
         groups.setdefault((f["agent"], f["reason"]), []).append(f)
-    table = Table(title=f"forfeits: {len(forfeits)} game(s), each a loss of the forfeiting side")
-    for column in ("agent", "games", "reason", "first (deal, seat)", "log"):
-        table.add_column(column, justify="right" if column == "games" else "left")
-    for (agent, reason), items in sorted(groups.items(), key=lambda kv: -len(kv[1])):
-        first = items[0]
-        table.add_row(
-            agent,
-            str(len(items)),
-            reason,
-            f"deal {first['deal']}, seat {first['seat']}",
-            first["log"],
-        )
-    out.print(table)
+    # Lines, not a table: a reason and a log path are read (and copied) whole.
     out.print(
-        "  forfeit: the bot program crashed, timed out, wrote what the protocol does not "
-        "allow or an illegal move; the game counts as a loss of its side at the worst score "
-        "the deal allows, is not rated, and the program was stopped and started again.",
+        f"forfeits: {len(forfeits)} game(s); each a loss of the forfeiting side at the worst "
+        "score the deal allows, not rated; the program was stopped and started again",
         highlight=False,
         markup=False,
+        soft_wrap=True,
     )
+    for (agent, reason), items in sorted(groups.items(), key=lambda kv: -len(kv[1])):
+        first = items[0]
+        out.print(
+            f"  {agent}: {len(items)} x {reason} (first: deal {first['deal']}, seat "
+            f"{first['seat']}; stderr in {first['log']})",
+            highlight=False,
+            markup=False,
+            soft_wrap=True,
+        )
 
 
 def run_arena(args: argparse.Namespace, out: Console, err: Console) -> int:

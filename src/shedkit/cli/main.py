@@ -28,6 +28,8 @@ from rich.console import Console
 
 import shedkit
 from shedkit.agents import AGENTS, Agent, make_agent
+from shedkit.agents.base import load_entry_points
+from shedkit.agents.external import BotLimits, ExternalAgent, is_external
 from shedkit.arena.cli import add_arena_parser, run_arena
 from shedkit.cli.rules_cmd import add_rules_parser, run_rules
 from shedkit.core.compiled import describe
@@ -218,6 +220,24 @@ def build_parser() -> argparse.ArgumentParser:
     )
     play.add_argument("--seat", type=int, default=0, help="your seat (default: 0)")
     play.add_argument(
+        "--move-time",
+        type=float,
+        default=5.0,
+        help="seconds a bot program (--bots cmd:...) has for each move (default: 5)",
+    )
+    play.add_argument(
+        "--startup-time",
+        type=float,
+        default=10.0,
+        help="seconds a bot program has to start and answer hello (default: 10)",
+    )
+    play.add_argument(
+        "--bot-logs",
+        default="bot-logs",
+        metavar="DIR",
+        help="folder of the bot programs' stderr logs (default: bot-logs)",
+    )
+    play.add_argument(
         "--watch",
         action="store_true",
         help="bots in every seat: watch a match, no input needed",
@@ -394,8 +414,11 @@ def _play(args: argparse.Namespace, out: Console, err: Console, stdin: TextIO) -
     n = game.num_players
     if args.seat not in range(n):
         raise OptionError(f"--seat must be 0 to {n - 1}, not {args.seat}")
-    if args.bots not in AGENTS:
-        raise OptionError(f"unknown bots {args.bots!r}; valid bots: {', '.join(sorted(AGENTS))}")
+    if args.bots not in AGENTS and not (":" in args.bots or args.bots in _entry_point_agents()):
+        raise OptionError(
+            f"unknown bots {args.bots!r}; valid bots: {', '.join(sorted(AGENTS))}, an import "
+            "path package.module:Class or cmd:PROGRAM (a bot program)"
+        )
     # A short random seed is easy to note down and type back to replay a match.
     seed = args.seed if args.seed is not None else secrets.randbelow(1_000_000)
     records = (
@@ -406,9 +429,43 @@ def _play(args: argparse.Namespace, out: Console, err: Console, stdin: TextIO) -
     deals = args.deals if args.deals != 0 else None
     match = Match(game, seed=seed, deals=deals, target=args.target, records_dir=records)
     human = None if args.watch else args.seat
-    agents: dict[int, Agent] = {
-        s: make_agent(args.bots, game, derive_seed(seed, "bot", s)) for s in range(n) if s != human
-    }
+    agents: dict[int, Agent] = {}
+    for s in range(n):
+        if s != human:
+            if is_external(args.bots):
+                limits = BotLimits(args.move_time, args.startup_time, args.bot_logs)
+                agents[s] = ExternalAgent(args.bots, game, derive_seed(seed, "bot", s), limits)
+            else:
+                agents[s] = make_agent(args.bots, game, derive_seed(seed, "bot", s))
+    try:
+        return _play_match(args, out, stdin, client, game, match, human, agents, records, seed)
+    finally:
+        for agent in agents.values():
+            close = getattr(agent, "close", None)
+            if callable(close):
+                close()
+
+
+def _entry_point_agents() -> set[str]:
+    """The agent names installed packages register (entry points), loaded on demand."""
+    load_entry_points()
+    return set(AGENTS)
+
+
+def _play_match(
+    args: argparse.Namespace,
+    out: Console,
+    stdin: TextIO,
+    client: Any,
+    game: Any,
+    match: Match,
+    human: int | None,
+    agents: dict[int, Agent],
+    records: Path,
+    seed: int,
+) -> int:
+    """Play the match of ``shedkit play`` once its bots are made; the exit status."""
+    deals = match.deals
     tty = stdin is sys.stdin and stdin.isatty() and out.is_terminal
     delay = args.delay if args.delay is not None else (0.4 if tty else 0.0)
     tui = client.TUI(out, game, human, agents, stdin, delay=delay)
