@@ -189,17 +189,20 @@ def test_ctrl_c_leaves_no_bot_behind(tmp_path: Path) -> None:
     argv = [sys.executable, "-m", "shedkit.cli.main", "arena", "president", "--agents"]
     argv += [bot("lowest", pids) + ",random", "--deals", "5000", "--workers", "2"]
     argv += ["--no-progress", "--bot-logs", str(tmp_path / "logs")]
-    arena = subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    # Its own process group, as a terminal's job: Ctrl-C reaches the arena and its workers.
+    arena = subprocess.Popen(
+        argv, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True
+    )
     try:
         deadline = time.monotonic() + 60
         while len(pids_in(pids)) < 2 and time.monotonic() < deadline:
             time.sleep(0.05)
         assert len(pids_in(pids)) >= 2
-        arena.send_signal(signal.SIGINT)
-        arena.wait(timeout=60)
+        os.killpg(arena.pid, signal.SIGINT)
+        assert arena.wait(timeout=60) == 130
     finally:
         if arena.poll() is None:
-            arena.kill()
+            os.killpg(arena.pid, signal.SIGKILL)
             arena.wait()
     assert_all_gone(pids)
 

@@ -59,6 +59,26 @@ def moves_seen(page: Any) -> int:
     return n
 
 
+def my_turn(page: Any) -> bool:
+    """True when the page's seat is to move and has legal moves."""
+    mine: bool = page.evaluate(
+        "() => { const s = window.shedkit.state; return !!(s && s.view && "
+        "s.view.current_player === s.you && s.view.legal.length) }"
+    )
+    return mine
+
+
+def take_seat(page: Any, url: str, table_id: str, name: str, seat: int) -> None:
+    """Open the invite link and take the first open seat under ``name`` (it must be ``seat``)."""
+    page.goto(url + f"/t/{table_id}")
+    page.wait_for_selector("#join button.take")
+    page.fill("#join-name", name)
+    page.locator("#join button.take").first.click()
+    page.wait_for_function(
+        "seat => window.shedkit.state && window.shedkit.state.you === seat", arg=seat
+    )
+
+
 def take_turn(page: Any, checked: dict[str, bool]) -> None:
     """Make one move through the page as a person would: cards, the preview, then Send."""
     view = view_of(page)
@@ -127,11 +147,7 @@ def play_deal(
     assert a.locator("#turn").count() == 1
 
     # Player B opens the invite link and takes the open seat.
-    b.goto(live.url + f"/t/{table_id}")
-    b.wait_for_selector("#join button.take")
-    b.fill("#join-name", "Bo")
-    b.locator("#join button.take").first.click()
-    b.wait_for_function("() => window.shedkit.state && window.shedkit.state.you === 1")
+    take_seat(b, live.url, table_id, "Bo", seat=1)
     for page in (a, b):
         page.wait_for_function("() => window.shedkit.state.table.status === 'playing'")
     assert live.table(table_id).game.num_players == players
@@ -171,11 +187,7 @@ def play_deal(
             ARTIFACTS.mkdir(parents=True, exist_ok=True)
             a.screenshot(path=str(ARTIFACTS / f"table-{name}-mid-deal.png"), full_page=True)
         for page in (a, b):
-            mine = page.evaluate(
-                "() => { const s = window.shedkit.state; return !!(s && s.view && "
-                "s.view.current_player === s.you && s.view.legal.length) }"
-            )
-            if mine and moves_seen(page) == len(table.state.record()["moves"]):
+            if my_turn(page) and moves_seen(page) == len(table.state.record()["moves"]):
                 take_turn(page, checked)
                 moves += 1
         a.wait_for_timeout(20)

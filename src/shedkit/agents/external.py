@@ -363,26 +363,35 @@ class ExternalAgent:
 
     def act(self, view: Any) -> Any:
         """Ask the program for a move of ``view.legal_moves``; :class:`BotForfeit` on a fault."""
+        message = act_message(self.game.name, view, 0)
+        text = self.ask(view.seat, message["moves"], message["view"])
+        return view.legal_moves[message["moves"].index(text)]
+
+    def ask(self, seat: int, moves: Sequence[str], view: Json) -> str:
+        """Send ``act`` with ``moves`` and the view JSON ``view``; the move string answered.
+
+        The web table bridge (``shedkit bot connect``) calls this with the view JSON the
+        server sent; :meth:`act` with a view it serialises.
+        """
         with self._lock:
-            self.start(view.seat)
+            self.start(seat)
             process = self.process
             assert process is not None
             extra = process.unasked()
             if extra:
                 raise self._forfeit("flood", f"it wrote {extra} bytes nobody asked for")
             self.requests += 1
-            message = act_message(self.game.name, view, self.requests)
+            message = {"type": "act", "id": self.requests, "moves": list(moves), "view": view}
             limit = self.limits.move_time
             deadline = time.monotonic() + limit
             try:
                 process.send(message, deadline)
-                text = read_answer(process.read_line(deadline, limit), message)
+                return read_answer(process.read_line(deadline, limit), message)
             except _Broken as err:
                 raise self._forfeit(err.code, err.detail) from None
             except ProtocolError as err:
                 code = "illegal_move" if "illegal move" in str(err) else "bad_output"
                 raise self._forfeit(code, str(err)) from None
-            return view.legal_moves[message["moves"].index(text)]
 
     def deal_end(
         self,
@@ -392,17 +401,21 @@ class ExternalAgent:
         forfeit: Json | None = None,
     ) -> None:
         """Tell the program a deal it sat in is over (``returns`` ``None``: a forfeit ended it)."""
-        with self._lock:
-            if returns is not None:
-                self.deals += 1
-                self.totals = [t + r for t, r in zip(self.totals, returns, strict=True)]
-            process = self.process
-            if process is None or process.closed:
-                return
+        if returns is not None:
+            self.record_deal(returns)
+        if self.process is not None and not self.process.closed:
             message = deal_end_message(self.game.name, view, deal, returns or [])
             if returns is None:
                 message["returns"] = None
                 message["forfeit"] = forfeit
+            self.tell(message)
+
+    def tell(self, message: Json) -> None:
+        """Send a message that needs no answer (``deal_end``); a dead program is dropped."""
+        with self._lock:
+            process = self.process
+            if process is None or process.closed:
+                return
             try:
                 process.send(message, time.monotonic() + self.limits.move_time)
             except (_Broken, OSError):
@@ -410,13 +423,18 @@ class ExternalAgent:
                 process.kill()
                 self.process = None
 
+    def record_deal(self, returns: Sequence[int]) -> None:
+        """Count a finished deal's returns into the totals of ``match_end``."""
+        self.deals += 1
+        self.totals = [t + r for t, r in zip(self.totals, returns, strict=True)]
+
     def stop(self, reason: str = "finished") -> None:
         """Send ``match_end`` and close the program (killed if it does not exit in a second)."""
         process, self.process = self.process, None
         if process is not None:
             process.close(match_end_message(self.deals, self.totals, reason))
 
-    def close(self) -> None:
-        """Stop the program for good (the same as :meth:`stop`)."""
+    def close(self, reason: str = "finished") -> None:
+        """Stop the program for good (the same as :meth:`stop`, under the lock)."""
         with self._lock:
-            self.stop()
+            self.stop(reason)

@@ -31,6 +31,7 @@ from shedkit.agents import AGENTS, Agent, make_agent
 from shedkit.agents.base import load_entry_points
 from shedkit.agents.external import BotLimits, ExternalAgent, is_external
 from shedkit.arena.cli import add_arena_parser, run_arena
+from shedkit.cli.bot_cmd import add_bot_parser, run_bot
 from shedkit.cli.rules_cmd import add_rules_parser, run_rules
 from shedkit.core.compiled import describe
 from shedkit.core.errors import OptionError, RecordError, ShedkitError
@@ -182,6 +183,7 @@ commands:
   replay PATH  show a saved deal, or a whole match folder, move by move
   serve        host tables in the browser (needs the [server] extra)
   arena        play bots against each other and rate them (--help for more)
+  bot connect  let a bot program (any language, the bot protocol) play a web table seat
 
 'shedkit COMMAND --help' describes a command and its options."""
 
@@ -354,6 +356,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--host; '*' for any)",
     )
     add_arena_parser(sub)
+    add_bot_parser(sub)
     return parser
 
 
@@ -600,6 +603,8 @@ def main(argv: list[str] | None = None) -> int:
             return run_rules(args, out)
         if args.command == "arena":
             return run_arena(args, out, err)
+        if args.command == "bot":
+            return run_bot(args, out, err)
         parser.print_help()
         return 2
     except ShedkitError as error:

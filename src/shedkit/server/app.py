@@ -4,9 +4,10 @@ HTTP: ``GET /api/games``; ``GET|POST /api/tables`` (create: ``game``, ``preset``
 ``options``, ``bots``, ``bot``, ``deals``, ``target``, ``seed``: a fixed seed, shown
 to everyone as ``fixed_seed``; ``hot_seat``: one client may hold several seats;
 ``turn_clock``: seconds per move, 0 for none); ``GET /api/tables/{id}``;
-``POST /api/tables/{id}/join`` (``{"seat", "name", "token"?}`` → ``{"seat",
-"token"}``; ``token``, the client's token at this table if it has one, takes back
-a seat its player left during the deal in progress) and ``/leave``
+``POST /api/tables/{id}/join`` (``{"seat", "name", "token"?, "bot"?}`` → ``{"seat",
+"token"}``; ``bot``: a program plays the seat, shown in the lobby as ``is_bot``;
+``token``, the client's token at this table if it has one, takes back a seat its
+player left during the deal in progress) and ``/leave``
 (``{"token"}``); ``GET /api/tables/{id}/deals[/{n}]`` (a finished deal with every
 step and all hands); ``GET /api/stats``. A browser gets a ``sk_client`` cookie
 with the pages; it identifies the client for the one-seat rule, with the address
@@ -98,6 +99,7 @@ class JoinSeat(BaseModel):
     seat: int
     name: str
     token: str | None = None
+    bot: bool = False
 
 
 class LeaveSeat(BaseModel):
@@ -369,7 +371,12 @@ def create_app(
         ):
             raise ServerError("rate_limited", "too many joins; wait a little", 429)
         token = manager.join(
-            table_id, body.seat, body.name, token=body.token, client=client_of(request)
+            table_id,
+            body.seat,
+            body.name,
+            token=body.token,
+            client=client_of(request),
+            bot=body.bot,
         )
         return {"seat": body.seat, "token": token}
 

@@ -161,6 +161,8 @@ class SeatInfo:
     reserved: str | None = None
     client: str | None = None
     timeouts: int = 0
+    # The player holding the seat said it is a program (``"bot": true`` when joining).
+    program: bool = False
 
     @property
     def bot_plays(self) -> bool:
@@ -176,6 +178,7 @@ class SeatInfo:
             "token_hash": self.token_hash,
             "reserved": self.reserved,
             "client": self.client,
+            "program": self.program,
         }
 
     def public(self) -> Json:
@@ -189,6 +192,8 @@ class SeatInfo:
             "connected": self.connections > 0,
             "bot_plays": self.bot_plays,
             "timeouts": self.timeouts,
+            # A bot program holds the seat like a player (shedkit bot connect).
+            "is_bot": self.token_hash is not None and self.program,
         }
 
 
@@ -319,6 +324,7 @@ class TableRuntime:
             "players": self.game.num_players,
             "status": self.status,
             "open_seats": [i for i, s in enumerate(self.seats) if s.token_hash is None],
+            "bot_seats": [i for i, s in enumerate(self.seats) if s.public()["is_bot"]],
             "seats": [s.public() for s in self.seats],
             "deals": self.deals,
             "created": self.created,
@@ -408,6 +414,7 @@ class Manager:
                 token_hash=s["token_hash"],
                 reserved=s.get("reserved"),
                 client=s.get("client"),
+                program=bool(s.get("program", False)),
             )
             for s in data["seats"]
         ]
@@ -619,8 +626,19 @@ class Manager:
         self._changed(table)
         return table
 
-    def join(self, table_id: str, seat: int, name: str, token: Any = None, client: str = "") -> str:
+    def join(
+        self,
+        table_id: str,
+        seat: int,
+        name: str,
+        token: Any = None,
+        client: str = "",
+        bot: bool = False,
+    ) -> str:
         """Take ``seat`` under ``name``; return the seat token.
+
+        ``bot`` says a program plays the seat (it is shown as a bot in the lobby); it
+        joins, moves and obeys the clocks like any player.
 
         An open seat, or a bot's, can be taken between deals. Once a deal is under way a
         seat that is not held can be taken back only by the player who left it
@@ -661,6 +679,7 @@ class Manager:
             new_token = secrets.token_urlsafe(18)
         info.name, info.token_hash, info.away, info.human = name, _hash(new_token), False, True
         info.reserved, info.timeouts = None, 0
+        info.program = bool(bot)
         info.client = _hash(client) if client else None
         table.last_activity = time.monotonic()
         if table.status == "waiting" and table.ready():
@@ -687,6 +706,7 @@ class Manager:
         if table.status == "playing":
             info.reserved = info.token_hash
         info.name, info.token_hash, info.away, info.client = None, None, False, None
+        info.program = False
         for conn in table.connections:
             if conn.seat == seat:
                 conn.seat = None
