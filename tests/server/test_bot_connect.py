@@ -29,7 +29,7 @@ TEST_BOT = ROOT / "tests" / "arena" / "protocol_bot.py"
 
 def bridge(live: LiveServer, table: str, seat: int, program: list[str], *extra: str) -> Any:
     """``shedkit bot connect`` in a process of its own, for ``seat`` of ``table``."""
-    argv = [sys.executable, "-m", "shedkit.cli.main", "bot", "connect", live.url]
+    argv = [str(Path(sys.executable).with_name("shedkit")), "bot", "connect", live.url]
     argv += ["--table", table, "--seat", str(seat), *extra, "--", *program]
     return subprocess.Popen(argv, cwd=ROOT, stderr=subprocess.PIPE, text=True)
 
@@ -100,6 +100,8 @@ def test_bridge_errors(live: LiveServer) -> None:
     assert main(argv) == 2
     assert main(["bot", "connect", "ftp://x", "--table", tid, "--seat", "0", "--", "x"]) == 2
     assert main(["bot", "connect", live.url, "--table", tid, "--seat", "0"]) == 2
+    argv = ["bot", "connect", live.url, "--table", tid, "--seat", "0", "--", "./no-such-bot"]
+    assert main(argv) == 2
     assert main(["bot"]) == 2
 
 
@@ -118,7 +120,9 @@ def test_the_node_bot_plays_a_deal_against_a_browser_player_and_greedy(
         program = ["node", str(NODE_BOT)]
         proc = bridge(live, tid, 1, program, "--name", "Nodebot", "--bot-logs", str(tmp_path))
         try:
-            wait_until(lambda: live.table(tid).seats[1].token_hash is not None)
+            seated = lambda: live.table(tid).seats[1].token_hash is not None  # noqa: E731
+            wait_until(lambda: seated() or proc.poll() is not None, timeout=60)
+            assert seated(), proc.stderr.read() if proc.stderr else ""
             lobby = live.http.get("/api/tables").json()
             row = next(t for t in lobby if t["id"] == tid)
             assert row["bot_seats"] == [1] and row["seats"][1]["name"] == "Nodebot"

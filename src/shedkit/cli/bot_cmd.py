@@ -45,6 +45,7 @@ def add_bot_parser(sub: Any) -> argparse.ArgumentParser:
     actions = bot.add_subparsers(dest="bot_command", metavar="ACTION")
     connect_parser = actions.add_parser(
         "connect",
+        usage="shedkit bot connect URL --table ID --seat N [options] -- PROGRAM [ARGS ...]",
         help="take a seat at a table and let a bot program play it",
         description=(
             "Take SEAT at table ID of the server at URL as a bot, and play it with "
@@ -67,9 +68,9 @@ def add_bot_parser(sub: Any) -> argparse.ArgumentParser:
     connect_parser.add_argument(
         "--bot-logs", default="bot-logs", metavar="DIR", help="folder of the program's stderr log"
     )
-    connect_parser.add_argument(
-        "program", nargs=argparse.REMAINDER, help="-- then the program and its arguments"
-    )
+    # The program and its arguments follow "--": main() splits them off before parsing, so
+    # that they may hold options of their own (--level 3).
+    connect_parser.set_defaults(program=[])
     return bot  # type: ignore[no-any-return]
 
 
@@ -183,8 +184,6 @@ def run_bot(args: argparse.Namespace, out: Console, err: Console) -> int:
     if args.bot_command != "connect":
         raise OptionError("say what to do: shedkit bot connect URL --table ID --seat N -- PROGRAM")
     program = list(args.program)
-    if program and program[0] == "--":
-        program = program[1:]
     if not program:
         raise OptionError("name the bot program after --, e.g. -- node examples/bots/js/bot.js")
     limits = BotLimits(args.move_time, args.startup_time, args.bot_logs)

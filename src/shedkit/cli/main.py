@@ -583,8 +583,16 @@ def _replay_match(folder: Path, args: argparse.Namespace, out: Console, stdin: T
 def main(argv: list[str] | None = None) -> int:
     """Run ``shedkit`` with ``argv`` (default: the process's arguments); return the exit status."""
     parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    program: list[str] = []
+    if argv[:1] == ["bot"] and "--" in argv:
+        # shedkit bot connect ... -- PROGRAM ARGS: the program's arguments are its own.
+        cut = argv.index("--")
+        argv, program = argv[:cut], argv[cut + 1 :]
     try:
         args = parser.parse_args(argv)
+        if program:
+            args.program = program
     except SystemExit as stop:
         # argparse exits for --help, --version and usage errors; report the status instead.
         return stop.code if isinstance(stop.code, int) else 2
