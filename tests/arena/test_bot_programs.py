@@ -107,8 +107,9 @@ def test_a_broken_bot_forfeits_with_its_reason_and_the_run_completes(
     assert results["stats"]["greedy"]["all"]["forfeits"] == 0
     assert_all_gone(pids)
     if mode == "mute":
-        # Three failed starts in a row per seat, then no more tries.
-        assert len(pids_in(pids)) == 3 * 3
+        # Three failed starts in a row per seat, then no more tries (a start killed before
+        # it wrote its pid is not in the file).
+        assert len(pids_in(pids)) <= 3 * 3
         assert any("not started again" in f["reason"] for f in forfeits)
 
 
