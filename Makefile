@@ -33,8 +33,8 @@ run: $(SERVER_STAMP)
 	$(BIN)/shedkit serve --port $(PORT)
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests benchmarks setup.py build_backend
-	$(BIN)/ruff format --check src tests benchmarks setup.py build_backend
+	$(BIN)/ruff check src tests benchmarks setup.py build_backend examples
+	$(BIN)/ruff format --check src tests benchmarks setup.py build_backend examples
 
 typecheck: $(STAMP)
 	$(BIN)/mypy src

@@ -35,6 +35,17 @@ NOTATION = re.compile(
 )
 
 
+def take_seat(page: Any, url: str, table_id: str, name: str, seat: int) -> None:
+    """Open the table's page, type a name and take ``seat`` in the page."""
+    page.goto(url + f"/t/{table_id}")
+    page.wait_for_selector(f'#join button.take[data-seat="{seat}"]')
+    page.fill("#join-name", name)
+    page.click(f'#join button.take[data-seat="{seat}"]')
+    page.wait_for_function(
+        f"() => window.shedkit && window.shedkit.state && window.shedkit.state.you === {seat}"
+    )
+
+
 def state(page: Any) -> Any:
     """The last state message the page received (``window.shedkit.state``)."""
     return page.evaluate("() => window.shedkit && window.shedkit.state")

@@ -30,6 +30,7 @@ from tests.server.browser import (
     shoot,
     state,
     swipe_selects,
+    take_seat,
     take_turn,
 )
 from tests.server.live import LiveServer
@@ -59,13 +60,7 @@ def seat_people(live: LiveServer, browser: Any, table_id: str) -> tuple[Any, Any
     ).new_page()
     for page, name, seat in ((a, "Ana", 0), (b, "Bo", 1)):
         page.on("pageerror", lambda exc: errors.append(str(exc)))
-        page.goto(live.url + f"/t/{table_id}")
-        page.wait_for_selector("#join button.take")
-        page.fill("#join-name", name)
-        page.locator("#join button.take").first.click()
-        page.wait_for_function(
-            f"() => window.shedkit && window.shedkit.state && window.shedkit.state.you === {seat}"
-        )
+        take_seat(page, live.url, table_id, name, seat)
     assert b.evaluate("() => document.documentElement.lang") == "zh"
     for page in (a, b):
         page.wait_for_function(

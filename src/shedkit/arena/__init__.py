@@ -13,7 +13,13 @@ from typing import Any
 
 from shedkit.arena.backends import BACKENDS, run
 from shedkit.arena.games import ARENA_GAMES, arena_game, register_arena_game
-from shedkit.arena.tournament import GameResult, Tournament, arrangements, play_deals
+from shedkit.arena.tournament import (
+    GameResult,
+    Tournament,
+    arrangements,
+    close_external,
+    play_deals,
+)
 from shedkit.core.options import options_to_dict
 
 __all__ = [
@@ -22,6 +28,7 @@ __all__ = [
     "GameResult",
     "Tournament",
     "arrangements",
+    "close_external",
     "play_deals",
     "register_arena_game",
     "run_tournament",
@@ -34,14 +41,34 @@ def run_tournament(
     backend: str = "processes",
     progress: Callable[[int], None] | None = None,
 ) -> dict[str, Any]:
-    """Play ``tour`` and return its JSON-able results (the same for any backend and workers)."""
+    """Play ``tour`` and return its JSON-able results (the same for any backend and workers).
+
+    Games a bot program forfeited are listed under ``forfeits`` with their reasons;
+    they count as losses of the forfeiting agent and are not rated. The bot
+    programs this process started are stopped before it returns.
+    """
     from shedkit.arena.ratings import rate
     from shedkit.arena.stats import summarize
 
     rules = arena_game(tour.game)
     game = tour.make_game()
-    games = run(tour, workers=workers, backend=backend, progress=progress)
+    try:
+        games = run(tour, workers=workers, backend=backend, progress=progress)
+    finally:
+        close_external()
     counted = [g for g in games if g.counted]
+    forfeits = [
+        {
+            "deal": g.deal,
+            "arrangement": g.arrangement,
+            "seat": g.forfeit_seat,
+            "agent": tour.agents[g.seats[g.forfeit_seat]],
+            "reason": g.forfeit_reason,
+            "log": g.forfeit_log,
+        }
+        for g in games
+        if g.forfeit_seat is not None
+    ]
     return {
         "game": tour.game,
         "preset": tour.preset,
@@ -56,5 +83,10 @@ def run_tournament(
         "thrown_in": len(games) - len(counted),
         "score_name": rules.score_name,
         "stats": summarize(counted, tour.agents, rules.roles, tour.deals, tour.seed),
-        "ratings": rate(counted, tour.agents, by_role=len(rules.roles) > 1),
+        "ratings": rate(
+            [g for g in counted if g.forfeit_seat is None],
+            tour.agents,
+            by_role=len(rules.roles) > 1,
+        ),
+        "forfeits": forfeits,
     }

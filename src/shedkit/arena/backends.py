@@ -89,7 +89,8 @@ def _run_processes(
 ) -> list[GameResult]:
     parts: dict[int, list[GameResult]] = {}
     done = 0
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    pool = ProcessPoolExecutor(max_workers=workers)
+    try:
         pending: dict[Future[list[GameResult]], int] = {
             pool.submit(play_deals, spec, deals): i for i, deals in enumerate(work)
         }
@@ -101,6 +102,18 @@ def _run_processes(
                 done += len(parts[i])
                 if progress is not None:
                     progress(done)
+    except BaseException:
+        # Ctrl-C or an error: waiting for the queued chunks could take as long as the run.
+        # The workers are stopped at once; their bot programs die with them (see
+        # shedkit.agents.external) or see their input close.
+        workers_now = list(getattr(pool, "_processes", {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in workers_now:
+            process.terminate()
+        for process in workers_now:
+            process.join(timeout=10)
+        raise
+    pool.shutdown()
     return _ordered(parts)
 
 
@@ -128,6 +141,8 @@ def _run_ray(
         started = True
     try:
         remote = ray.remote(play_deals)
+        # A Ray worker outlives the run: each task stops the bot programs it started.
+        spec = {**spec, "close_bots": True}
         refs = [remote.remote(spec, deals) for deals in work]
         index = {ref: i for i, ref in enumerate(refs)}
         parts: dict[int, list[GameResult]] = {}

@@ -13,7 +13,14 @@ from rich.table import Table
 
 from shedkit.core.errors import OptionError
 
-__all__ = ["SCORE_LEGEND", "add_arena_parser", "legend", "print_results", "run_arena"]
+__all__ = [
+    "SCORE_LEGEND",
+    "add_arena_parser",
+    "legend",
+    "print_forfeits",
+    "print_results",
+    "run_arena",
+]
 
 
 def add_arena_parser(sub: Any) -> argparse.ArgumentParser:
@@ -30,7 +37,10 @@ def add_arena_parser(sub: Any) -> argparse.ArgumentParser:
     )
     arena.add_argument("game", help="the game: doudizhu, president, dominoes")
     arena.add_argument(
-        "--agents", required=True, help="comma-separated agent names, e.g. greedy,random"
+        "--agents",
+        required=True,
+        help="comma-separated agents, e.g. greedy,random: registered names, import paths "
+        "(package.module:Class) or bot programs ('cmd:./mybot --level 3', see the bot protocol)",
     )
     arena.add_argument("--deals", type=int, default=100, help="deals (default: 100)")
     arena.add_argument("--workers", type=int, default=1, help="parallel workers (default: 1)")
@@ -57,6 +67,24 @@ def add_arena_parser(sub: Any) -> argparse.ArgumentParser:
         action="store_true",
         help="Dou Di Zhu, two agents: pure roles only (one as landlord vs the other as both "
         "peasants, and the reverse)",
+    )
+    arena.add_argument(
+        "--move-time",
+        type=float,
+        default=5.0,
+        help="seconds a bot program (cmd:) has for each move, else it forfeits (default: 5)",
+    )
+    arena.add_argument(
+        "--startup-time",
+        type=float,
+        default=10.0,
+        help="seconds a bot program has to start and answer hello (default: 10)",
+    )
+    arena.add_argument(
+        "--bot-logs",
+        default="bot-logs",
+        metavar="DIR",
+        help="folder of the bot programs' stderr logs, one per process (default: bot-logs)",
     )
     arena.add_argument("--out", default=None, help="write the results as JSON to this file")
     arena.add_argument("--plot", default=None, help="draw the results to this image file")
@@ -146,6 +174,34 @@ def print_results(out: Console, results: dict[str, Any]) -> None:
     for name, r in sorted(results["ratings"].items(), key=lambda kv: -kv[1]["ordinal"]):
         ratings.add_row(name, f"{r['mu']:.2f}", f"{r['sigma']:.2f}", f"{r['ordinal']:.2f}")
     out.print(ratings)
+    print_forfeits(out, results)
+
+
+def print_forfeits(out: Console, results: dict[str, Any]) -> None:
+    """The games bot programs forfeited, grouped by agent and reason, with a log to read."""
+    forfeits = results.get("forfeits") or []
+    if not forfeits:
+        return
+    groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for f in forfeits:
+        groups.setdefault((f["agent"], f["reason"]), []).append(f)
+    # Lines, not a table: a reason and a log path are read (and copied) whole.
+    out.print(
+        f"forfeits: {len(forfeits)} game(s); each a loss of the forfeiting side at the worst "
+        "score the deal allows, not rated; the program was stopped and started again",
+        highlight=False,
+        markup=False,
+        soft_wrap=True,
+    )
+    for (agent, reason), items in sorted(groups.items(), key=lambda kv: -len(kv[1])):
+        first = items[0]
+        out.print(
+            f"  {agent}: {len(items)} x {reason} (first: deal {first['deal']}, seat "
+            f"{first['seat']}; stderr in {first['log']})",
+            highlight=False,
+            markup=False,
+            soft_wrap=True,
+        )
 
 
 def run_arena(args: argparse.Namespace, out: Console, err: Console) -> int:
@@ -171,6 +227,9 @@ def run_arena(args: argparse.Namespace, out: Console, err: Console) -> int:
         options=parse_option_values(args.option),
         auction=args.auction,
         roles=args.roles,
+        move_time=args.move_time,
+        startup_time=args.startup_time,
+        bot_logs=args.bot_logs,
     )
     total = tour.deals * tour.games_per_deal()
     if args.no_progress:

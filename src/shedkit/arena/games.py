@@ -15,6 +15,13 @@ each seat plays for (its side), and each seat's score in the game's own unit:
   with partners); a win is the hand won by the seat's side; a void hand
   (DOM-10) is a draw for the ratings.
 
+A game a bot program forfeited (:mod:`shedkit.agents.external`) is read by
+the game's ``forfeit`` function instead: the forfeiting seat's side loses at
+the worst score the rules allow from where the deal stopped (Dou Di Zhu: the
+stake and the bombs so far, doubled as a spring; President: last place;
+Dominoes: no points). Only that side's result counts; the other seats' is
+not judged on a deal that was not played out.
+
 A game is added with one :func:`register_arena_game` call.
 """
 
@@ -50,6 +57,8 @@ class ArenaGame:
     higher_is_better: bool
     setup: Callable[[Any, int, bool], dict[str, Any]]
     outcome: Callable[[Any], Outcome]
+    #: The outcome of a deal the bot in the given seat forfeited.
+    forfeit: Callable[[Any, int], Outcome]
 
 
 ARENA_GAMES: dict[str, ArenaGame] = {}
@@ -92,6 +101,26 @@ def _doudizhu_outcome(state: Any) -> Outcome:
     return Outcome(roles, won, tuple(0 if w else 1 for w in won), scores, teams)
 
 
+def _doudizhu_forfeit(state: Any, seat: int) -> Outcome:
+    n = state.num_players
+    view = state.view(seat)
+    landlord = view.landlord
+    # During the auction there is no landlord yet: the forfeiting seat loses as a peasant.
+
+    def side(s: int) -> bool:
+        """True for the landlord's side (the forfeiting seat's opponents in the auction)."""
+        return s == landlord if landlord is not None else s != seat
+
+    roles = tuple(
+        "landlord" if landlord is not None and s == landlord else "peasant" for s in range(n)
+    )
+    worst = -2.0 * max(1, view.stake or 1) * view.multiplier  # lost as a spring (DDZ-32)
+    lost = tuple(side(s) == side(seat) for s in range(n))
+    scores = tuple(worst if lost[s] else -worst for s in range(n))
+    teams = tuple(0 if side(s) else 1 for s in range(n))
+    return Outcome(roles, tuple(not x for x in lost), tuple(int(x) for x in lost), scores, teams)
+
+
 def _president_setup(game: Any, deal: int, auction: bool) -> dict[str, Any]:
     return {"dealer": deal % game.num_players}
 
@@ -105,6 +134,18 @@ def _president_outcome(state: Any) -> Outcome:
         ("player",) * n,
         tuple(p == 0 for p in places),
         tuple(places),
+        tuple(float(p + 1) for p in places),
+        tuple(range(n)),
+    )
+
+
+def _president_forfeit(state: Any, seat: int) -> Outcome:
+    n = state.num_players
+    places = tuple(n - 1 if s == seat else 0 for s in range(n))
+    return Outcome(
+        ("player",) * n,
+        tuple(s != seat for s in range(n)),
+        places,
         tuple(float(p + 1) for p in places),
         tuple(range(n)),
     )
@@ -124,6 +165,19 @@ def _dominoes_outcome(state: Any) -> Outcome:
     return Outcome(("player",) * n, won, places, scores, side_of)
 
 
+def _dominoes_forfeit(state: Any, seat: int) -> Outcome:
+    n = state.num_players
+    side_of = state.game.side_of
+    won = tuple(side_of[s] != side_of[seat] for s in range(n))
+    return Outcome(
+        ("player",) * n,
+        won,
+        tuple(0 if w else 1 for w in won),
+        tuple(0.0 for _ in range(n)),
+        side_of,
+    )
+
+
 register_arena_game(
     "doudizhu",
     ArenaGame(
@@ -132,6 +186,7 @@ register_arena_game(
         higher_is_better=True,
         setup=_doudizhu_setup,
         outcome=_doudizhu_outcome,
+        forfeit=_doudizhu_forfeit,
     ),
 )
 register_arena_game(
@@ -142,6 +197,7 @@ register_arena_game(
         higher_is_better=False,
         setup=_president_setup,
         outcome=_president_outcome,
+        forfeit=_president_forfeit,
     ),
 )
 register_arena_game(
@@ -152,5 +208,6 @@ register_arena_game(
         higher_is_better=True,
         setup=_dominoes_setup,
         outcome=_dominoes_outcome,
+        forfeit=_dominoes_forfeit,
     ),
 )

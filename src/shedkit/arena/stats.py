@@ -16,6 +16,11 @@ one result, that of the side. ``results`` (also ``games`` in older output)
 counts those; ``played`` counts the games the agent sat in, so an agent on
 both sides of a game (landlord and a peasant) has two results of one game.
 WP and the mean score are per result.
+
+A game a bot program forfeited gives one result only, to the forfeiting
+agent's side: a loss at the worst score (:mod:`shedkit.arena.games`). The
+other agents at that table get none; ``forfeits`` counts an agent's
+forfeited games per role.
 """
 
 from __future__ import annotations
@@ -108,6 +113,7 @@ def summarize(
     game_count = np.zeros(shape)
     win_count = np.zeros(shape)
     played = np.zeros(shape)
+    forfeits = np.zeros(shape)
     role_index = {r: i for i, r in enumerate(keys)}
     for r in results:
         if not r.counted:
@@ -115,15 +121,23 @@ def summarize(
         # Seats of one agent on one side (two peasants) share one result: count it once.
         seen: set[tuple[int, int]] = set()
         sat: set[tuple[int, str]] = set()
+        offender = None
+        if r.forfeit_seat is not None:
+            offender = (r.seats[r.forfeit_seat], r.teams[r.forfeit_seat])
+            for key in (r.roles[r.forfeit_seat], "all"):
+                k = role_index.get(key)
+                if k is not None and not (key == "all" and len(keys) == 1):
+                    forfeits[offender[0], k, r.deal] += 1
         for seat, agent in enumerate(r.seats):
-            sat.update({(agent, r.roles[seat]), (agent, "all")})
+            if offender is None or (agent, r.teams[seat]) == offender:
+                sat.update({(agent, r.roles[seat]), (agent, "all")})
         for agent, key in sat:
             k = role_index.get(key)
             if k is not None and not (key == "all" and len(keys) == 1):
                 played[agent, k, r.deal] += 1
         for seat, agent in enumerate(r.seats):
             side = (agent, r.teams[seat])
-            if side in seen:
+            if side in seen or (offender is not None and side != offender):
                 continue
             seen.add(side)
             for key in (r.roles[seat], "all"):
@@ -140,7 +154,7 @@ def summarize(
             games = int(game_count[a, k].sum())
             wins = int(win_count[a, k].sum())
             if games == 0:
-                out[name][key] = {"games": 0, "results": 0, "played": 0}
+                out[name][key] = {"games": 0, "results": 0, "played": 0, "forfeits": 0}
                 continue
             lo, hi = wilson(wins, games)
             slo, shi = bootstrap_ratio(
@@ -150,6 +164,7 @@ def summarize(
                 "games": games,
                 "results": games,
                 "played": int(played[a, k].sum()),
+                "forfeits": int(forfeits[a, k].sum()),
                 "wins": wins,
                 "wp": _round(wins / games),
                 "wp_ci": [_round(lo), _round(hi)],

@@ -8,23 +8,37 @@ luck of the deal cancels out of the comparison.
 
 A game is a pure function of the tournament seed, the deal number and the
 arrangement, so results do not depend on how deals are split among workers.
+
+A bot program (``cmd:COMMAND``) is started once per seat in each worker
+process and kept across deals (:class:`ExternalSeats`); a bot that breaks the
+protocol or its time limits forfeits that game (:attr:`GameResult.forfeit_seat`
+and ``forfeit_reason``), is stopped, and is started again for its next game.
 """
 
 from __future__ import annotations
 
 import itertools
+import multiprocessing.util
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import shedkit
 from shedkit.agents import make_agent
+from shedkit.agents.external import BotForfeit, BotLimits, ExternalAgent, is_external
 from shedkit.arena.games import arena_game
 from shedkit.core.errors import OptionError
 from shedkit.core.match import play_deal
 from shedkit.core.rng import derive_seed
 
-__all__ = ["GameResult", "Tournament", "arrangements", "play_deals"]
+__all__ = [
+    "ExternalSeats",
+    "GameResult",
+    "Tournament",
+    "arrangements",
+    "close_external",
+    "play_deals",
+]
 
 #: More arrangements than this make a single deal too costly to replay for each.
 MAX_ARRANGEMENTS = 720
@@ -52,6 +66,9 @@ class Tournament:
     ``roles`` (Dou Di Zhu, two agents) plays only pure roles, as DouZero's
     evaluation does: one agent as landlord against the other in both peasant
     seats, and the reverse, on every deal.
+
+    ``move_time`` and ``startup_time`` (seconds) limit bot programs (``cmd:``
+    agents), whose stderr goes to files in ``bot_logs``.
     """
 
     game: str
@@ -62,6 +79,9 @@ class Tournament:
     options: dict[str, Any] = field(default_factory=dict)
     auction: bool = False
     roles: bool = False
+    move_time: float = 5.0
+    startup_time: float = 10.0
+    bot_logs: str = "bot-logs"
 
     def __post_init__(self) -> None:
         spec = arena_game(self.game)
@@ -75,6 +95,7 @@ class Tournament:
                 f"{len(self.agents)} agents for {game.num_players} seats: name at most "
                 f"{game.num_players}"
             )
+        self.limits()  # bad limits fail here
         for name in self.agents:
             make_agent(name, game)  # unknown agents and unsupported options fail here
         if not isinstance(self.deals, int) or self.deals < 1:
@@ -89,6 +110,10 @@ class Tournament:
         count = len(arrangements(len(self.agents), game.num_players))
         if count > MAX_ARRANGEMENTS:
             raise OptionError(f"{count} seat arrangements is too many (at most {MAX_ARRANGEMENTS})")
+
+    def limits(self) -> BotLimits:
+        """The limits of this tournament's bot programs."""
+        return BotLimits(self.move_time, self.startup_time, self.bot_logs)
 
     def make_game(self) -> Any:
         """The game under this tournament's preset and options."""
@@ -123,6 +148,56 @@ class GameResult:
     scores: tuple[float, ...]
     teams: tuple[int, ...]
     counted: bool
+    #: The seat whose bot program forfeited the game (``None``: played out), and why.
+    forfeit_seat: int | None = None
+    forfeit_reason: str = ""
+    forfeit_log: str = ""
+
+
+class ExternalSeats:
+    """The bot programs of one process, one per agent name and seat, kept across deals.
+
+    Closed by :func:`close_external`, and when the process exits (a worker of a pool
+    included: :mod:`multiprocessing` runs its finalizers).
+    """
+
+    def __init__(self) -> None:
+        self.agents: dict[tuple[str, int], ExternalAgent] = {}
+        self._finalizer = multiprocessing.util.Finalize(self, self.close, exitpriority=10)
+
+    def agent(self, name: str, game: Any, seat: int, seed: int, limits: BotLimits) -> Any:
+        """The running (or to be started) program of agent ``name`` in ``seat``."""
+        key = (name, seat)
+        agent = self.agents.get(key)
+        if agent is None or agent.limits != limits or agent.game.options != game.options:
+            if agent is not None:
+                agent.close()
+            agent = self.agents[key] = ExternalAgent(name, game, seed, limits)
+        return agent
+
+    def close(self) -> None:
+        """Send every program ``match_end`` and stop it."""
+        agents, self.agents = list(self.agents.values()), {}
+        for agent in agents:
+            agent.close()
+
+
+_SEATS: ExternalSeats | None = None
+
+
+def _external_seats() -> ExternalSeats:
+    global _SEATS
+    if _SEATS is None:
+        _SEATS = ExternalSeats()
+    return _SEATS
+
+
+def close_external() -> None:
+    """Stop the bot programs this process started for tournaments."""
+    global _SEATS
+    if _SEATS is not None:
+        _SEATS.close()
+        _SEATS = None
 
 
 def play_deals(
@@ -142,10 +217,14 @@ def play_deals(
         options=dict(spec["options"]),
         auction=spec["auction"],
         roles=spec.get("roles", False),
+        move_time=spec.get("move_time", 5.0),
+        startup_time=spec.get("startup_time", 10.0),
+        bot_logs=spec.get("bot_logs", "bot-logs"),
     )
     game = tour.make_game()
     rules = arena_game(tour.game)
     layouts = arrangements(len(tour.agents), game.num_players)
+    limits = tour.limits()
     out = []
     for deal in deals:
         deal_seed = derive_seed(tour.seed, "deal", deal)
@@ -153,11 +232,22 @@ def play_deals(
         for index, seats in enumerate(layouts):
             if tour.roles and not _pure_roles(seats, setup["landlord"]):
                 continue
-            agents = [
-                make_agent(tour.agents[a], game, derive_seed(tour.seed, "agent", deal, index, s))
-                for s, a in enumerate(seats)
-            ]
-            state = play_deal(game.new_deal(seed=deal_seed, **setup), agents)
+            agents = []
+            for s, a in enumerate(seats):
+                name = tour.agents[a]
+                if is_external(name):
+                    bot_seed = derive_seed(tour.seed, "program", s)
+                    agents.append(_external_seats().agent(name, game, s, bot_seed, limits))
+                else:
+                    seed = derive_seed(tour.seed, "agent", deal, index, s)
+                    agents.append(make_agent(name, game, seed))
+            state = game.new_deal(seed=deal_seed, **setup)
+            try:
+                play_deal(state, agents)
+            except BotForfeit as forfeit:
+                out.append(_forfeited(rules, state, deal, index, seats, forfeit))
+                _tell_deal_end(agents, state, deal, forfeit)
+                continue
             o = rules.outcome(state)
             out.append(
                 GameResult(
@@ -173,9 +263,55 @@ def play_deals(
                     o.counted,
                 )
             )
+            _tell_deal_end(agents, state, deal, None)
         if on_deal is not None:
             on_deal(len(layouts))
+    if spec.get("close_bots"):
+        close_external()
     return out
+
+
+def _forfeited(
+    rules: Any,
+    state: Any,
+    deal: int,
+    index: int,
+    seats: tuple[int, ...],
+    forfeit: BotForfeit,
+) -> GameResult:
+    """The game a bot forfeited: its side loses at the worst score the deal allows."""
+    seat = state.current_player if forfeit.seat is None else forfeit.seat
+    o = rules.forfeit(state, seat)
+    return GameResult(
+        deal,
+        index,
+        seats,
+        (0,) * state.num_players,
+        o.roles,
+        o.won,
+        o.places,
+        o.scores,
+        o.teams,
+        True,
+        forfeit_seat=seat,
+        forfeit_reason=forfeit.reason,
+        forfeit_log=forfeit.log,
+    )
+
+
+def _tell_deal_end(agents: list[Any], state: Any, deal: int, forfeit: BotForfeit | None) -> None:
+    """Send ``deal_end`` to the bot programs of a game (each once, in its seat)."""
+    told: set[int] = set()
+    for seat, agent in enumerate(agents):
+        if not isinstance(agent, ExternalAgent) or id(agent) in told:
+            continue
+        told.add(id(agent))
+        view = state.view(seat)
+        if forfeit is None:
+            agent.deal_end(view, deal, state.returns())
+        else:
+            info = {"seat": forfeit.seat, "reason": forfeit.reason}
+            agent.deal_end(view, deal, None, info)
 
 
 def _pure_roles(seats: tuple[int, ...], landlord: int) -> bool:

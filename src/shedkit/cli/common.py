@@ -424,6 +424,10 @@ class MatchTUI:
             if not self.play_deal(state):
                 return False
             result = match.finish_deal(state)
+            for seat, agent in self.agents.items():
+                tell = getattr(agent, "deal_end", None)  # bot programs hear how it ended
+                if callable(tell):
+                    tell(state.view(seat), result.number, result.returns)
             self.show_deal_end(state, result, match)
             if self.tty and not match.is_over:
                 # Otherwise the next deal's screen scrolls the result away at once.

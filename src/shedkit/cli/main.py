@@ -28,7 +28,10 @@ from rich.console import Console
 
 import shedkit
 from shedkit.agents import AGENTS, Agent, make_agent
+from shedkit.agents.base import load_entry_points
+from shedkit.agents.external import BotLimits, ExternalAgent, is_external
 from shedkit.arena.cli import add_arena_parser, run_arena
+from shedkit.cli.bot_cmd import add_bot_parser, run_bot
 from shedkit.cli.rules_cmd import add_rules_parser, run_rules
 from shedkit.core.compiled import describe
 from shedkit.core.errors import OptionError, RecordError, ShedkitError
@@ -180,6 +183,7 @@ commands:
   replay PATH  show a saved deal, or a whole match folder, move by move
   serve        host tables in the browser (needs the [server] extra)
   arena        play bots against each other and rate them (--help for more)
+  bot connect  let a bot program (any language, the bot protocol) play a web table seat
 
 'shedkit COMMAND --help' describes a command and its options."""
 
@@ -217,6 +221,24 @@ def build_parser() -> argparse.ArgumentParser:
         "(search: seconds a move), or any registered agent (default: greedy)",
     )
     play.add_argument("--seat", type=int, default=0, help="your seat (default: 0)")
+    play.add_argument(
+        "--move-time",
+        type=float,
+        default=5.0,
+        help="seconds a bot program (--bots cmd:...) has for each move (default: 5)",
+    )
+    play.add_argument(
+        "--startup-time",
+        type=float,
+        default=10.0,
+        help="seconds a bot program has to start and answer hello (default: 10)",
+    )
+    play.add_argument(
+        "--bot-logs",
+        default="bot-logs",
+        metavar="DIR",
+        help="folder of the bot programs' stderr logs (default: bot-logs)",
+    )
     play.add_argument(
         "--watch",
         action="store_true",
@@ -334,6 +356,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--host; '*' for any)",
     )
     add_arena_parser(sub)
+    add_bot_parser(sub)
     return parser
 
 
@@ -394,8 +417,11 @@ def _play(args: argparse.Namespace, out: Console, err: Console, stdin: TextIO) -
     n = game.num_players
     if args.seat not in range(n):
         raise OptionError(f"--seat must be 0 to {n - 1}, not {args.seat}")
-    if args.bots not in AGENTS:
-        raise OptionError(f"unknown bots {args.bots!r}; valid bots: {', '.join(sorted(AGENTS))}")
+    if args.bots not in AGENTS and not (":" in args.bots or args.bots in _entry_point_agents()):
+        raise OptionError(
+            f"unknown bots {args.bots!r}; valid bots: {', '.join(sorted(AGENTS))}, an import "
+            "path package.module:Class or cmd:PROGRAM (a bot program)"
+        )
     # A short random seed is easy to note down and type back to replay a match.
     seed = args.seed if args.seed is not None else secrets.randbelow(1_000_000)
     records = (
@@ -406,9 +432,43 @@ def _play(args: argparse.Namespace, out: Console, err: Console, stdin: TextIO) -
     deals = args.deals if args.deals != 0 else None
     match = Match(game, seed=seed, deals=deals, target=args.target, records_dir=records)
     human = None if args.watch else args.seat
-    agents: dict[int, Agent] = {
-        s: make_agent(args.bots, game, derive_seed(seed, "bot", s)) for s in range(n) if s != human
-    }
+    agents: dict[int, Agent] = {}
+    for s in range(n):
+        if s != human:
+            if is_external(args.bots):
+                limits = BotLimits(args.move_time, args.startup_time, args.bot_logs)
+                agents[s] = ExternalAgent(args.bots, game, derive_seed(seed, "bot", s), limits)
+            else:
+                agents[s] = make_agent(args.bots, game, derive_seed(seed, "bot", s))
+    try:
+        return _play_match(args, out, stdin, client, game, match, human, agents, records, seed)
+    finally:
+        for agent in agents.values():
+            close = getattr(agent, "close", None)
+            if callable(close):
+                close()
+
+
+def _entry_point_agents() -> set[str]:
+    """The agent names installed packages register (entry points), loaded on demand."""
+    load_entry_points()
+    return set(AGENTS)
+
+
+def _play_match(
+    args: argparse.Namespace,
+    out: Console,
+    stdin: TextIO,
+    client: Any,
+    game: Any,
+    match: Match,
+    human: int | None,
+    agents: dict[int, Agent],
+    records: Path,
+    seed: int,
+) -> int:
+    """Play the match of ``shedkit play`` once its bots are made; the exit status."""
+    deals = match.deals
     tty = stdin is sys.stdin and stdin.isatty() and out.is_terminal
     delay = args.delay if args.delay is not None else (0.4 if tty else 0.0)
     tui = client.TUI(out, game, human, agents, stdin, delay=delay)
@@ -523,8 +583,16 @@ def _replay_match(folder: Path, args: argparse.Namespace, out: Console, stdin: T
 def main(argv: list[str] | None = None) -> int:
     """Run ``shedkit`` with ``argv`` (default: the process's arguments); return the exit status."""
     parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    program: list[str] = []
+    if argv[:1] == ["bot"] and "--" in argv:
+        # shedkit bot connect ... -- PROGRAM ARGS: the program's arguments are its own.
+        cut = argv.index("--")
+        argv, program = argv[:cut], argv[cut + 1 :]
     try:
         args = parser.parse_args(argv)
+        if program:
+            args.program = program
     except SystemExit as stop:
         # argparse exits for --help, --version and usage errors; report the status instead.
         return stop.code if isinstance(stop.code, int) else 2
@@ -543,6 +611,8 @@ def main(argv: list[str] | None = None) -> int:
             return run_rules(args, out)
         if args.command == "arena":
             return run_arena(args, out, err)
+        if args.command == "bot":
+            return run_bot(args, out, err)
         parser.print_help()
         return 2
     except ShedkitError as error:

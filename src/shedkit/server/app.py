@@ -6,10 +6,10 @@ to everyone as ``fixed_seed``; ``hot_seat``: one client may hold several seats;
 ``turn_clock``: seconds per move, 0 for none); ``GET /api/tables/{id}``;
 ``GET /api/howto/{game}?lang=xx`` (the "How to play" page: the rules in ``en``,
 ``zh``, ``it``, ``de`` or ``ja`` and a gallery of moves found by the engine, see
-:mod:`shedkit.server.howto`); ``POST /api/tables/{id}/join`` (``{"seat",
-"name", "token"?}`` → ``{"seat", "token"}``; ``token``, the client's token at
-this table if it has one, takes back a seat its player left during the deal in
-progress) and ``/leave``
+:mod:`shedkit.server.howto`); ``POST /api/tables/{id}/join`` (``{"seat", "name",
+"token"?, "bot"?}`` → ``{"seat", "token"}``; ``bot``: a program plays the seat, shown
+in the lobby as ``is_bot``; ``token``, the client's token at this table if it has
+one, takes back a seat its player left during the deal in progress) and ``/leave``
 (``{"token"}``); ``GET /api/tables/{id}/deals[/{n}]`` (a finished deal with every
 step and all hands); ``GET /api/stats``. A browser gets a ``sk_client`` cookie
 with the pages; it identifies the client for the one-seat rule, with the address
@@ -67,6 +67,7 @@ import shedkit
 from shedkit import rules as rulebook
 from shedkit.core.errors import ShedkitError
 from shedkit.core.options import options_to_dict
+from shedkit.protocol.views import SERIALIZERS, Json, serialize_view
 from shedkit.server.howto import HOWTO_GAMES, howto
 from shedkit.server.manager import (
     MAX_MESSAGE,
@@ -77,7 +78,6 @@ from shedkit.server.manager import (
     agents_for,
     default_agent,
 )
-from shedkit.server.serialize import SERIALIZERS, Json, serialize_view
 from shedkit.server.settings import Settings
 from shedkit.server.storage import DEFAULT_URL, Storage
 
@@ -109,6 +109,7 @@ class JoinSeat(BaseModel):
     seat: int
     name: str
     token: str | None = None
+    bot: bool = False
 
 
 class LeaveSeat(BaseModel):
@@ -407,7 +408,12 @@ def create_app(
                 "rate_limited", "too many joins; wait a little", 429, {"reason": "join"}
             )
         token = manager.join(
-            table_id, body.seat, body.name, token=body.token, client=client_of(request)
+            table_id,
+            body.seat,
+            body.name,
+            token=body.token,
+            client=client_of(request),
+            bot=body.bot,
         )
         return {"seat": body.seat, "token": token}
 

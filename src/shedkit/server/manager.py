@@ -33,12 +33,13 @@ from typing import Any, Final, Protocol
 
 import shedkit
 from shedkit.agents import AGENTS, Agent, make_agent
+from shedkit.agents.base import load_entry_points
 from shedkit.core.errors import IllegalMoveError, InvalidMoveError, OptionError, ShedkitError
 from shedkit.core.match import Match
 from shedkit.core.options import options_to_dict
 from shedkit.core.rng import derive_seed
+from shedkit.protocol.views import SERIALIZERS, Json, serialize_view
 from shedkit.server.bots import BotPool, Job
-from shedkit.server.serialize import SERIALIZERS, Json, serialize_view
 from shedkit.server.settings import Settings, TokenBucket
 from shedkit.server.storage import Storage
 
@@ -96,7 +97,12 @@ def _hash(token: str) -> str:
 
 
 def agents_for(game_name: str) -> list[str]:
-    """Names of the registered agents that play ``game_name`` at a table."""
+    """Names of the registered agents that play ``game_name`` at a table.
+
+    Installed packages' agents (entry points) count; import paths and ``cmd:`` programs
+    never do: nobody can make the server import a module or run a program.
+    """
+    load_entry_points()
     return sorted(n for n, by_game in AGENTS.items() if game_name in by_game or "*" in by_game)
 
 
@@ -163,6 +169,8 @@ class SeatInfo:
     reserved: str | None = None
     client: str | None = None
     timeouts: int = 0
+    # The player holding the seat said it is a program (``"bot": true`` when joining).
+    program: bool = False
 
     @property
     def bot_plays(self) -> bool:
@@ -178,6 +186,7 @@ class SeatInfo:
             "token_hash": self.token_hash,
             "reserved": self.reserved,
             "client": self.client,
+            "program": self.program,
         }
 
     def public(self) -> Json:
@@ -191,6 +200,8 @@ class SeatInfo:
             "connected": self.connections > 0,
             "bot_plays": self.bot_plays,
             "timeouts": self.timeouts,
+            # A bot program holds the seat like a player (shedkit bot connect).
+            "is_bot": self.token_hash is not None and self.program,
         }
 
 
@@ -321,6 +332,7 @@ class TableRuntime:
             "players": self.game.num_players,
             "status": self.status,
             "open_seats": [i for i, s in enumerate(self.seats) if s.token_hash is None],
+            "bot_seats": [i for i, s in enumerate(self.seats) if s.public()["is_bot"]],
             "seats": [s.public() for s in self.seats],
             "deals": self.deals,
             "created": self.created,
@@ -410,6 +422,7 @@ class Manager:
                 token_hash=s["token_hash"],
                 reserved=s.get("reserved"),
                 client=s.get("client"),
+                program=bool(s.get("program", False)),
             )
             for s in data["seats"]
         ]
@@ -638,8 +651,19 @@ class Manager:
         self._changed(table)
         return table
 
-    def join(self, table_id: str, seat: int, name: str, token: Any = None, client: str = "") -> str:
+    def join(
+        self,
+        table_id: str,
+        seat: int,
+        name: str,
+        token: Any = None,
+        client: str = "",
+        bot: bool = False,
+    ) -> str:
         """Take ``seat`` under ``name``; return the seat token.
+
+        ``bot`` says a program plays the seat (it is shown as a bot in the lobby); it
+        joins, moves and obeys the clocks like any player.
 
         An open seat, or a bot's, can be taken between deals. Once a deal is under way a
         seat that is not held can be taken back only by the player who left it
@@ -695,6 +719,7 @@ class Manager:
             new_token = secrets.token_urlsafe(18)
         info.name, info.token_hash, info.away, info.human = name, _hash(new_token), False, True
         info.reserved, info.timeouts = None, 0
+        info.program = bool(bot)
         info.client = _hash(client) if client else None
         table.last_activity = time.monotonic()
         if table.status == "waiting" and table.ready():
@@ -721,6 +746,7 @@ class Manager:
         if table.status == "playing":
             info.reserved = info.token_hash
         info.name, info.token_hash, info.away, info.client = None, None, False, None
+        info.program = False
         for conn in table.connections:
             if conn.seat == seat:
                 conn.seat = None

@@ -55,6 +55,8 @@ export function Seat({ table, view, seat, you, pos, game, now }) {
   if (s && s.away) status.push(t("table.away"));
   else if (s && s.taken && !s.connected && s.human_seat) status.push(t("table.offline"));
   if (thinking) status.push(t("table.thinking"));
+  // A program sits here through the bot protocol: people should know they play a bot.
+  if (s && s.is_bot) status.push(t("table.program"));
   const label = t("table.seat_label", { name, count: count ?? 0, unit: t(`table.unit_${game.unit}`, { count: count ?? 0 }) });
   return html`<section class=${`seat ${pos}` + (turn ? " turn" : "") + (seat === you ? " mine" : "") +
       (team !== null ? ` team-${team}` : "")} data-seat=${seat} aria-label=${label}>

@@ -17,7 +17,8 @@ export function presetLabel(game, preset) {
 function SeatChip({ table, seat, index, onJoin }) {
   const n = index + 1;
   let who;
-  if (seat.taken) who = seat.away ? t("lobby.tables.seat_away", { name: seat.name }) : seat.name;
+  if (seat.taken && seat.is_bot) who = t("lobby.tables.seat_program", { name: seat.name });
+  else if (seat.taken) who = seat.away ? t("lobby.tables.seat_away", { name: seat.name }) : seat.name;
   else if (seat.human_seat) who = t("lobby.tables.seat_empty");
   else who = t("lobby.tables.seat_bot", { bot: seat.bot });
   return html`<li class=${seat.taken ? "seat taken" : "seat open"}>

@@ -19,7 +19,7 @@ function JoinBox({ table, defaultName, onTake }) {
     ${open.length ? html`<label>${t("table.display_name")}
       <input id="join-name" maxlength="24" value=${name} autocomplete="nickname"
         onInput=${(e) => setName(e.target.value)} /></label>
-      ${open.map(([, i]) => html`<button type="button" class="take" key=${i}
+      ${open.map(([, i]) => html`<button type="button" class="take" key=${i} data-seat=${i}
         onClick=${() => onTake(i, name.trim())}>${t("table.take_seat", { n: i + 1 })}</button>`)}` : null}
   </div>`;
 }
