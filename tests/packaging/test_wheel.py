@@ -56,7 +56,15 @@ def test_wheel_ships_the_rules_static_files_and_licence(installed: Path) -> None
         for lang in ("zh", "it", "de", "ja"):
             assert f"shedkit/rules/{lang}/{game}.md" in names
     assert "shedkit/py.typed" in names
-    assert any(n.startswith("shedkit/server/static/") for n in names)
+    # Every file of the web client, in every folder, is in the wheel (pages, modules,
+    # catalogues, vendored libraries and their licences), and nothing else of the tree.
+    static = Path(__file__).parents[2] / "src" / "shedkit" / "server" / "static"
+    client = {
+        "shedkit/server/static/" + p.relative_to(static).as_posix()
+        for p in static.rglob("*")
+        if p.is_file() and "__pycache__" not in p.parts
+    }
+    assert client and client <= names, sorted(client - names)[:10]
     assert any(n.endswith("licenses/LICENSE") for n in names)
     # The default build is pure Python: one wheel for every platform, no extension module.
     assert wheel.name.endswith("-py3-none-any.whl")
