@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from tests.server.browser import ARTIFACTS, CHROMIUM, DESKTOP, FLAGS, PHONE
+from tests.server.browser import ARTIFACTS, CHROMIUM, DESKTOP, PHONE
 from tests.server.live import LiveServer
 
 pytestmark = pytest.mark.skipif(
@@ -23,16 +23,6 @@ pytestmark = pytest.mark.skipif(
 )
 SERIOUS = {"serious", "critical"}
 PLAYERS = {"doudizhu": 3, "president": 4, "dominoes": 4}
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture(scope="module")

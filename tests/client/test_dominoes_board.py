@@ -12,7 +12,6 @@ import functools
 import http.server
 import json
 import os
-import shutil
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,20 +19,11 @@ from typing import Any, ClassVar
 
 import pytest
 
+from tests.server.browser import CHROMIUM
+
 ROOT = Path(__file__).resolve().parents[2]
 STATIC = ROOT / "src/shedkit/server/static"
 FIXTURES = STATIC / "games/dominoes/fixtures"
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 ARTIFACTS = Path(os.environ.get("SHEDKIT_TEST_ARTIFACTS", "build/test-artifacts"))
 WIDTHS = [390, 1280]
 NAMES: list[str] = json.loads((FIXTURES / "index.json").read_text(encoding="utf-8"))
@@ -76,16 +66,6 @@ def base_url() -> Iterator[str]:
     yield f"http://127.0.0.1:{server.server_address[1]}"
     server.shutdown()
     server.server_close()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        yield b
-        b.close()
 
 
 def open_demo(browser: Any, base_url: str, width: int, query: str = "") -> tuple[Any, list[str]]:

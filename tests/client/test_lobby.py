@@ -20,8 +20,8 @@ from typing import Any
 
 import pytest
 
+from tests.server.browser import CHROMIUM
 from tests.server.live import LiveServer
-from tests.server.test_browser import CHROMIUM, FLAGS
 
 ARTIFACTS = Path(os.environ.get("SHEDKIT_TEST_ARTIFACTS", "build/test-artifacts"))
 I18N = Path(__file__).resolve().parents[2] / "src" / "shedkit" / "server" / "static" / "i18n"
@@ -46,16 +46,6 @@ def word(lang: str, key: str, **data: Any) -> str:
     for part in key.split("."):
         node = node[part]
     return re.sub(r"\{\{\s*(\w+)\s*\}\}", lambda m: str(data[m.group(1)]), node)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture

@@ -13,7 +13,6 @@ sizes in both languages, the auction, the tax and the end of the deal. No notati
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -21,7 +20,6 @@ import pytest
 from tests.server.browser import (
     CHROMIUM,
     DESKTOP,
-    FLAGS,
     PHONE,
     check_no_notation,
     illegal_selection_shakes,
@@ -39,16 +37,6 @@ pytestmark = pytest.mark.skipif(
     not os.path.exists(CHROMIUM), reason="Debian's chromium is not installed (make test does)"
 )
 CONN = "() => window.shedkit && window.shedkit.status === '{}'"
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        yield b
-        b.close()
 
 
 def seat_people(live: LiveServer, browser: Any, table_id: str) -> tuple[Any, Any, list[str]]:

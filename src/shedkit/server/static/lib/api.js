@@ -18,11 +18,11 @@ export async function api(method, path, body) {
   try {
     response = await fetch(path, init);
   } catch (e) {
-    throw new ApiError("offline", String(e));
+    throw new ApiError("network", String(e));
   }
   const data = await response.json().catch(() => ({}));
   if (!response.ok) {
-    const err = (data && data.error) || { code: `http_${response.status}`, message: response.statusText };
+    const err = (data && data.error) || { code: "http", message: response.statusText, data: { status: response.status } };
     throw new ApiError(err.code, err.message, err.data);
   }
   return data;

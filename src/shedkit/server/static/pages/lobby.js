@@ -2,6 +2,7 @@
 // the page's state and talks to the server; the components only draw what they are given.
 import { html, render, useCallback, useEffect, useState } from "../lib/html.js";
 import { initI18n, t, useLanguage } from "../lib/i18n.js";
+import { api, getName, joinSeat, setName as keepName } from "../lib/api.js";
 import { SiteHeader } from "../components/SiteHeader.js";
 import { NameField } from "../components/NameField.js";
 import { GameTile } from "../components/GameTile.js";
@@ -13,52 +14,6 @@ const ORDER = ["doudizhu", "president", "dominoes"];
 const REFRESH_MS = 4000;
 
 // --- the server ------------------------------------------------------------------------
-
-// A failed call throws {code, data} as the server sent them (or a network/HTTP code).
-async function api(method, path, body) {
-  const init = { method, headers: {} };
-  if (body !== undefined) {
-    init.headers["content-type"] = "application/json";
-    init.body = JSON.stringify(body);
-  }
-  let response;
-  try {
-    response = await fetch(path, init);
-  } catch (e) {
-    throw { code: "network" };
-  }
-  const data = await response.json().catch(() => ({}));
-  if (!response.ok) throw (data && data.error) || { code: "http", data: { status: response.status } };
-  return data;
-}
-
-// Seat tokens and the name live in this browser, under the keys the table page reads.
-const store = {
-  name: () => localStorage.getItem("shedkit.name") || "",
-  setName: (name) => localStorage.setItem("shedkit.name", name),
-  seat: (id) => readJson(`shedkit.seat.${id}`),
-  left: (id) => readJson(`shedkit.left.${id}`),
-  setSeat: (id, seat, token) => localStorage.setItem(`shedkit.seat.${id}`, JSON.stringify({ seat, token })),
-};
-
-function readJson(key) {
-  try {
-    return JSON.parse(localStorage.getItem(key) || "null");
-  } catch (e) {
-    return null;
-  }
-}
-
-// The token this browser had at the table goes along: only it may take back a seat its
-// player left during the deal in progress.
-async function join(tableId, seat, name) {
-  const had = store.seat(tableId) || store.left(tableId);
-  const body = { seat, name };
-  if (had && had.token) body.token = had.token;
-  const data = await api("POST", `/api/tables/${tableId}/join`, body);
-  store.setSeat(tableId, data.seat, data.token);
-  return data;
-}
 
 // --- the form's state ------------------------------------------------------------------
 
@@ -102,7 +57,7 @@ function Lobby({ games }) {
   const [gameName, setGameName] = useState(first.name);
   const game = games.find((g) => g.name === gameName);
   const [form, setForm] = useState(() => freshForm(first));
-  const [name, setName] = useState(store.name());
+  const [name, setName] = useState(getName());
   const [nameMissing, setNameMissing] = useState(false);
   const [tables, setTables] = useState(null);
   const [tablesError, setTablesError] = useState(null);
@@ -136,7 +91,7 @@ function Lobby({ games }) {
       document.getElementById("name").focus();
       return null;
     }
-    store.setName(clean);
+    keepName(clean);
     return clean;
   }
 
@@ -177,7 +132,7 @@ function Lobby({ games }) {
       setBusy(true);
       try {
         const table = await api("POST", "/api/tables", body);
-        await join(table.id, 0, who);
+        await joinSeat(table.id, 0, who);
         location.href = table.invite;
       } catch (e) {
         setCreateError(e);
@@ -190,7 +145,7 @@ function Lobby({ games }) {
     const who = typedName();
     if (!who) return;
     try {
-      await join(tableId, seat, who);
+      await joinSeat(tableId, seat, who);
       location.href = `/t/${tableId}`;
     } catch (e) {
       setTablesError(e);
@@ -208,7 +163,7 @@ function Lobby({ games }) {
   return html`
     <${SiteHeader} lang=${lang}>
       <${NameField} value=${name} missing=${nameMissing}
-        onInput=${(v) => { setName(v); store.setName(v.trim()); if (v.trim()) setNameMissing(false); }} />
+        onInput=${(v) => { setName(v); keepName(v.trim()); if (v.trim()) setNameMissing(false); }} />
     <//>
     <main class="lobby-main">
       <section class="games" aria-labelledby="games-heading">
