@@ -17,18 +17,25 @@ Intervals are 95 % (Wilson for rates, normal for places). ms/move is the
 challenger's thinking time per move with more than one legal move (mean, p99).
 
 Run: ``python benchmarks/strength_levels.py doudizhu --challenger hard
---field greedy --deals 2000 --workers 16``.
+--field greedy --deals 2000 --workers 16``. With ``--results FILE`` every deal's
+result is appended to FILE as it finishes (one JSON line), and a later run with the
+same arguments and file plays only the deals still missing: a long measurement can
+be stopped and carried on, by another session or on another machine.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import statistics
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 from typing import Any
+
+from rich.progress import Progress
 
 import shedkit
 from shedkit.agents import make_agent
@@ -119,6 +126,21 @@ def play_deal(job: tuple[str, str, dict[str, Any], str, str, int]) -> dict[str, 
     return out
 
 
+def _load(path: Path | None, run: dict[str, Any]) -> dict[int, dict[str, Any]]:
+    """The results already in ``path`` for the same run (other runs' lines are ignored)."""
+    if path is None or not path.exists():
+        return {}
+    done: dict[int, dict[str, Any]] = {}
+    for line in path.read_text().splitlines():
+        try:
+            entry = json.loads(line)
+        except json.JSONDecodeError:
+            continue  # a line cut short when a run was stopped
+        if entry.get("run") == run:
+            done[int(entry["deal"])] = entry["result"]
+    return done
+
+
 def main(argv: list[str] | None = None) -> int:
     """Parse the arguments, play the deals over ``--workers`` processes, print the table."""
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
@@ -130,6 +152,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--deals", type=int, default=200)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--workers", type=int, default=1)
+    p.add_argument("--results", type=Path, default=None, help="append each deal's result here")
     args = p.parse_args(argv)
     if args.deals < 2 or args.workers < 1:
         p.error("--deals must be at least 2 and --workers at least 1")
@@ -139,11 +162,20 @@ def main(argv: list[str] | None = None) -> int:
         for d in range(args.deals)
     ]
     start = time.perf_counter()
-    if args.workers == 1:
-        results = [play_deal(j) for j in jobs]
-    else:
+    # The deals of a run are numbered from the seed: a longer run reuses a shorter one's.
+    run = {k: v for k, v in vars(args).items() if k not in ("workers", "results", "deals")}
+    done = _load(args.results, run)
+    todo = [j for j in jobs if j[-1] not in done]
+    with Progress(transient=True) as progress:
+        task = progress.add_task(f"{args.game}: deals", total=len(jobs), completed=len(done))
         with ProcessPoolExecutor(args.workers) as pool:
-            results = list(pool.map(play_deal, jobs, chunksize=1))
+            for job, result in zip(todo, pool.map(play_deal, todo, chunksize=1), strict=True):
+                done[job[-1]] = result
+                if args.results:
+                    with open(args.results, "a") as f:
+                        f.write(json.dumps({"run": run, "deal": job[-1], "result": result}) + "\n")
+                progress.advance(task)
+    results = [done[j[-1]] for j in jobs]
     keys = sorted({k for r in results for k in r if k != "times"})
     print(
         f"{args.game} preset={args.preset} {options} challenger={args.challenger} "
