@@ -179,6 +179,7 @@ the browser, or run bots against each other in an arena. Every deal is seeded
 and recorded, so any match can be replayed exactly.
 
 commands:
+  rules        the rules of a game, or one rule by its ID (--lang en|zh|it|de|ja)
   play GAME    play a match against bots in the terminal (--watch: bots only)
   replay PATH  show a saved deal, or a whole match folder, move by move
   serve        host tables in the browser (needs the [server] extra)
