@@ -63,6 +63,8 @@ MAX_CHAT: Final = 300
 CHAT_KEPT: Final = 50
 #: Deal summaries a table keeps in memory (every record stays in the database).
 SUMMARIES_KEPT: Final = 100
+#: Deal summaries sent with every state message.
+HISTORY_SENT: Final = 8
 # A connection may send this many messages at once, refilled at RATE per second.
 BURST: Final = 30
 RATE: Final = 10.0
@@ -351,7 +353,12 @@ class TableRuntime:
             "deal_number": self.deal_counter,
             "match_no": self.match_no,
             "match_over": self.match.is_over,
-            "history": self.summaries[-30:],
+            # The last few deals, trimmed: this goes out with every move, and the full list
+            # (seeds and commitments included) is at /api/tables/{id}/deals.
+            "history": [
+                {k: d[k] for k in ("number", "match", "returns", "thrown_in", "finished") if k in d}
+                for d in self.summaries[-HISTORY_SENT:]
+            ],
             "state_id": self.state_id,
             "hot_seat": self.hot_seat,
             # Published before the deal: anyone can check it against the record's seed.
@@ -1189,20 +1196,19 @@ class Manager:
 
     # -- sending ---------------------------------------------------------------------
 
-    def state_message(self, table: TableRuntime, seat: int | None) -> str:
-        """The ``state`` message for ``seat``: the table and that seat's view only."""
+    def state_message(
+        self, table: TableRuntime, seat: int | None, public: str | None = None
+    ) -> str:
+        """The ``state`` message for ``seat``: the table and that seat's view only.
+
+        ``public``, the table's JSON, is the same for every seat: a change encodes it once.
+        """
         view = None
         if table.state is not None:
             view = serialize_view(table.game_name, table.state.view(seat))
-        return _dumps(
-            {
-                "type": "state",
-                "you": seat,
-                "state_id": table.state_id,
-                "table": table.public(),
-                "view": view,
-            }
-        )
+        shown = public if public is not None else _dumps(table.public())
+        head = _dumps({"type": "state", "you": seat, "state_id": table.state_id})
+        return f'{head[:-1]},"table":{shown},"view":{_dumps(view)}}}'
 
     def send_state(self, table: TableRuntime, conn: Connection) -> None:
         """Queue the current state for one connection, once what it shows is committed."""
@@ -1217,10 +1223,11 @@ class Manager:
         self._arm_clocks(table)
         by_seat: dict[int | None, str] = {}
         batch = []
+        public = _dumps(table.public()) if table.connections else None
         for conn in table.connections:
             message = by_seat.get(conn.seat)
             if message is None:
-                message = by_seat[conn.seat] = self.state_message(table, conn.seat)
+                message = by_seat[conn.seat] = self.state_message(table, conn.seat, public)
             batch.append((conn, message))
         self._publish(table, batch)
         self._kick(table)
@@ -1280,5 +1287,5 @@ def _clean_name(name: Any) -> str:
     return clean
 
 
-def _dumps(obj: Json) -> str:
+def _dumps(obj: Json | None) -> str:
     return json.dumps(obj, separators=(",", ":"))

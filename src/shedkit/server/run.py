@@ -47,5 +47,15 @@ def serve(
         out.print(message, markup=False, soft_wrap=True)
     else:
         print(message)
-    uvicorn.run(app, host=host, port=port, ws_max_size=WS_MAX_SIZE, log_level="warning")
+    # No permessage-deflate: a state message is a few kilobytes sent after every move, and
+    # compressing each one cost the event loop a sixth of its time under load (profiled in
+    # the soak benchmark); the server's latency is the CPU it gets.
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        ws_max_size=WS_MAX_SIZE,
+        ws_per_message_deflate=False,
+        log_level="warning",
+    )
     return 0
