@@ -3,7 +3,8 @@
 import { html } from "../../lib/html.js";
 import { t } from "../../lib/i18n.js";
 import { cardsName } from "../../lib/cards.js";
-import { Card, CardBack, Cards } from "../../components/Card.js";
+import { CardBack, Cards } from "../../components/Card.js";
+import { CARD_GAME } from "../cards.js";
 import { Auction } from "./Auction.js";
 
 function moveName(m, view) {
@@ -77,10 +78,7 @@ function banner(before, view) {
 
 export default {
   name: "doudizhu",
-  unit: "cards",
-  Item: Card,
-  itemWidth: () => (window.innerWidth < 600 ? 50 : 70),
-  isPass: (m) => m.kind === "pass",
+  ...CARD_GAME,
   moveName,
   playText: (e, view) => (e.cards.length ? `${moveName(e, view)}: ${cardsName(e.cards)}` : moveName(e, view)),
   Role,
@@ -90,7 +88,6 @@ export default {
   Entry,
   Summary,
   banner,
-  Drawing: ({ items }) => html`<${Cards} cards=${items} size="mini" />`,
   // The kitty stays marked in the landlord's hand.
   marked: (view) => new Set(view.kitty && view.landlord === view.seat ? view.kitty.map((c) => c.c) : []),
 };

@@ -3,7 +3,8 @@
 import { html } from "../../lib/html.js";
 import { t } from "../../lib/i18n.js";
 import { cardsName } from "../../lib/cards.js";
-import { Card, Cards } from "../../components/Card.js";
+import { Cards } from "../../components/Card.js";
+import { CARD_GAME } from "../cards.js";
 import { seatName } from "../../components/Seat.js";
 import { Tax, TaxHandOff } from "./Tax.js";
 
@@ -84,10 +85,7 @@ function banner(before, view) {
 
 export default {
   name: "president",
-  unit: "cards",
-  Item: Card,
-  itemWidth: () => (window.innerWidth < 600 ? 50 : 70),
-  isPass: (m) => m.kind === "pass",
+  ...CARD_GAME,
   moveName,
   playText: (e) => (e.cards.length && e.kind !== "give" ? `${moveName(e)}: ${cardsName(e.cards)}` : moveName(e)),
   Role,
@@ -97,7 +95,6 @@ export default {
   Entry,
   Summary,
   banner,
-  Drawing: ({ items }) => html`<${Cards} cards=${items} size="mini" />`,
   // Cards received at the tax stay marked until played.
   marked: (view) => new Set(view.tax_drawn.map((c) => c.c)),
 };
