@@ -11,7 +11,9 @@ other seats. Each person is, at random (seeded):
 - ``flooder``: plays, and now and then sends a burst of pings and garbage.
 
 It reports moves per second over the server, the move latency of the people who move
-(send to the state showing the move: p50, p99, max), the tables that stalled (no
+(send to the state showing the move: p50, p99, max; also by kind of person, since a
+flooder's move sent while its message allowance is spent is dropped by the rate limit
+and shows the turn clock's seconds instead), the tables that stalled (no
 change for ``--stall`` seconds while a deal was on), errors, and the server's memory
 at the start and the end. Everything stops by itself after ``--minutes``.
 
@@ -177,10 +179,16 @@ async def soak(args: argparse.Namespace, base: str, pid: int) -> dict[str, Any]:
         memory_end = rss_mb(pid)
     latencies = sorted(x for p in people for x in p.latencies)
 
-    def pct(q: float) -> float:
-        if not latencies:
+    def pct(q: float, values: list[float] = latencies) -> float:
+        if not values:
             return float("nan")
-        return round(1000 * latencies[min(len(latencies) - 1, int(q * len(latencies)))], 2)
+        return round(1000 * values[min(len(values) - 1, int(q * len(values)))], 2)
+
+    by_kind: dict[str, dict[str, float]] = {}
+    for kind in sorted(set(KINDS)):
+        mine = sorted(x for p in people if p.kind == kind for x in p.latencies)
+        if mine:
+            by_kind[kind] = {"p50": pct(0.5, mine), "p99": pct(0.99, mine), "max": pct(1, mine)}
 
     errors: dict[str, int] = {}
     for p in people:
@@ -196,6 +204,7 @@ async def soak(args: argparse.Namespace, base: str, pid: int) -> dict[str, Any]:
         "latency_ms_p50": pct(0.50),
         "latency_ms_p99": pct(0.99),
         "latency_ms_max": round(1000 * latencies[-1], 2) if latencies else None,
+        "latency_ms_by_kind": by_kind,
         "timeouts": after["timeouts"] - before["timeouts"],
         "stalled_tables": len(watched["stalled"]),
         "errors_received": errors,

@@ -33,6 +33,7 @@ def _run(blocked: str, code: str) -> subprocess.CompletedProcess[str]:
         ("openskill", "shedkit.arena.ratings", "arena"),
         ("fastapi", "shedkit.server", "server"),
         ("sqlalchemy", "shedkit.server.app", "server"),
+        ("orjson", "shedkit.server", "server"),
     ],
 )
 def test_import_without_its_extra_names_the_extra(blocked: str, module: str, extra: str) -> None:

@@ -7,7 +7,7 @@ agents registry, and stores every table and finished deal as records.
 
 from shedkit.core.extras import require_extra
 
-require_extra("server", "shedkit.server", "fastapi", "uvicorn", "sqlalchemy")
+require_extra("server", "shedkit.server", "fastapi", "uvicorn", "sqlalchemy", "orjson")
 
 from shedkit.server.app import create_app  # noqa: E402
 

@@ -21,7 +21,6 @@ import asyncio
 import contextlib
 import dataclasses
 import hashlib
-import json
 import logging
 import secrets
 import time
@@ -30,6 +29,8 @@ from collections import deque
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Final, Protocol
+
+import orjson
 
 import shedkit
 from shedkit.agents import AGENTS, Agent, make_agent
@@ -1288,4 +1289,5 @@ def _clean_name(name: Any) -> str:
 
 
 def _dumps(obj: Json | None) -> str:
-    return json.dumps(obj, separators=(",", ":"))
+    """Compact JSON text (orjson: a state message is encoded several times per move)."""
+    return orjson.dumps(obj, option=orjson.OPT_NON_STR_KEYS).decode()
