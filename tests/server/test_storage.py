@@ -26,3 +26,23 @@ def test_writes_coalesce_and_reads_see_them(db: str) -> None:
         assert sorted(t for t, _ in again.load_tables()) == ["t1", "t2"]
     finally:
         again.close()
+
+
+def test_rows_update_in_place_with_the_upsert_and_without_it(db: str) -> None:
+    """Both write paths: one upsert per batch (SQLite, PostgreSQL) and row by row (others)."""
+    for upsert in (True, False):
+        storage = Storage(db)
+        try:
+            if not upsert:
+                storage._upsert = None  # the path of a database without ON CONFLICT
+            key = f"u{int(upsert)}"
+            storage.save_table(key, "dominoes", {"version": 0})
+            assert storage.flush(timeout=30)
+            storage.save_table(key, "dominoes", {"version": 1, "names": {"0": "ana"}})
+            storage.save_table("other", "doudizhu", {"version": int(upsert)})
+            assert storage.flush(timeout=30)
+            rows = dict(storage.load_tables())
+            assert rows[key] == {"version": 1, "names": {"0": "ana"}}
+            assert rows["other"] == {"version": int(upsert)}
+        finally:
+            storage.close()
