@@ -448,3 +448,28 @@ def test_errors_carry_their_data(tmp_path: Path) -> None:
     # The client finds a sentence for each reason it is sent.
     errors = load("en", "errors")["error"]  # type: ignore[index]
     assert {"not_seated_chat", "bad_deals_bots_only", "rate_limited_create"} <= set(errors)
+
+
+#: One word per idea in each language, in the catalogues and the rules alike: the term the
+#: rules use (and the German source's *Lehnsherr*), never the other reading beside it.
+TERMS = {
+    "it": {"ossario": ("mucchio",)},
+    "de": {"Lehnsherr": ("Grundbesitzer",)},
+    "ja": {"ビッド": ("入札",)},
+    "zh": {"纳税": ("进贡",)},
+}
+
+
+@pytest.mark.parametrize("lang", sorted(TERMS))
+def test_one_term_per_idea_in_the_catalogues_and_the_rules(lang: str) -> None:
+    files = [
+        *sorted((I18N / lang).glob("*.json")),
+        *sorted((SERVER.parent / "rules" / lang).glob("*.md")),
+    ]
+    assert files
+    text = {f.name: f.read_text(encoding="utf-8") for f in files}
+    for term, others in TERMS[lang].items():
+        assert any(term in t for t in text.values()), f"{lang}: {term} is used nowhere"
+        for other in others:
+            found = sorted(name for name, t in text.items() if other in t)
+            assert not found, f"{lang}: {other!r} in {found}; the word is {term!r}"
