@@ -30,8 +30,6 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Final, Protocol
 
-import orjson
-
 import shedkit
 from shedkit.agents import AGENTS, Agent, make_agent
 from shedkit.agents.base import load_entry_points
@@ -43,6 +41,7 @@ from shedkit.protocol.views import SERIALIZERS, Json, serialize_view
 from shedkit.server.bots import BotPool, Job
 from shedkit.server.settings import Settings, TokenBucket
 from shedkit.server.storage import Storage
+from shedkit.server.storage import json_text as _dumps  # one encoder for rows and messages
 
 __all__ = [
     "MAX_MESSAGE",
@@ -1286,8 +1285,3 @@ def _clean_name(name: Any) -> str:
             "bad_name", f"a display name has 1…{MAX_NAME} characters", data={"max": MAX_NAME}
         )
     return clean
-
-
-def _dumps(obj: Json | None) -> str:
-    """Compact JSON text (orjson: a state message is encoded several times per move)."""
-    return orjson.dumps(obj, option=orjson.OPT_NON_STR_KEYS).decode()

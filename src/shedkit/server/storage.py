@@ -37,7 +37,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import make_url
 
-__all__ = ["DEFAULT_URL", "Storage"]
+__all__ = ["DEFAULT_URL", "Storage", "json_text"]
 
 log = logging.getLogger("shedkit.server")
 
@@ -76,8 +76,12 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
-def _json_text(value: Any) -> str:
-    """A stored row's JSON (orjson: the writer thread holds the GIL for less time)."""
+def json_text(value: Any) -> str:
+    """Compact JSON text, for stored rows and the messages sent to clients alike.
+
+    orjson: a state message is encoded several times per move, and the writer thread
+    holds the GIL for less time.
+    """
     return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
@@ -112,7 +116,7 @@ class Storage:
         if parsed.drivername.startswith("sqlite"):
             connect_args["check_same_thread"] = False
         self.engine: Engine = create_engine(
-            url, connect_args=connect_args, json_serializer=_json_text
+            url, connect_args=connect_args, json_serializer=json_text
         )
         if parsed.drivername.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
