@@ -52,6 +52,7 @@ def start_server(
     # One address creates every table here: lift the per-client quotas, keep the rest.
     cmd += ["--tables-per-client", "100000", "--creates-per-minute", "100000"]
     cmd += ["--max-tables", "100000", "--joins-per-minute", "100000"]
+    cmd += ["--ws-per-client", "100000", "--ws-per-address", "100000"]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:

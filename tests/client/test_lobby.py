@@ -3,10 +3,10 @@
 The lobby in English and then in Chinese (picked with its language switcher) shows
 the three games and every option of the new-table form in words; a table created
 from it seats its creator with bots in the other seats, and ``?seed=N`` still makes
-a fixed-seed table that the list marks. The How-to-play page of each game renders
-in two languages. Screenshots go to ``build/test-artifacts/`` (or
-``$SHEDKIT_TEST_ARTIFACTS``): ``lobby-en.png``, ``lobby-zh.png`` (a phone's width),
-``howto-<game>-<lang>.png``.
+a fixed-seed table that the list marks, as it marks a hot-seat table. The How-to-play
+page of each game renders in two languages. Screenshots go to ``build/test-artifacts/``
+(or ``$SHEDKIT_TEST_ARTIFACTS``): ``lobby-en.png``, ``lobby-zh.png`` (a phone's width),
+``lobby-hot-seat.png``, ``howto-<game>-<lang>.png``.
 """
 
 from __future__ import annotations
@@ -46,6 +46,16 @@ def word(lang: str, key: str, **data: Any) -> str:
     for part in key.split("."):
         node = node[part]
     return re.sub(r"\{\{\s*(\w+)\s*\}\}", lambda m: str(data[m.group(1)]), node)
+
+
+def overlap(a: dict[str, float], b: dict[str, float]) -> bool:
+    """Whether two of Playwright's bounding boxes share any area."""
+    return (
+        a["x"] < b["x"] + b["width"]
+        and b["x"] < a["x"] + a["width"]
+        and a["y"] < b["y"] + b["height"]
+        and b["y"] < a["y"] + a["height"]
+    )
 
 
 @pytest.fixture
@@ -155,6 +165,38 @@ def test_fixed_seed_table_is_marked(live: LiveServer, browser: Any) -> None:
     assert who[1:] == [open_seat, open_seat, word("en", "lobby.tables.seat_bot", bot="medium")]
     assert row.locator("button.join").count() == 3  # a bot's seat can be taken between deals
     assert not errors + more, errors + more
+
+
+def test_hot_seat_table_is_marked(live: LiveServer, browser: Any) -> None:
+    hot = live.create(game="president", hot_seat=True)["id"]
+    # Both marks on one line: they must sit side by side, each readable.
+    both = live.create(game="doudizhu", hot_seat=True, seed=7)["id"]
+    plain = live.create(game="dominoes")["id"]
+    assert live.table(hot).hot_seat and not live.table(plain).hot_seat
+
+    page, errors = new_page(browser)
+    page.goto(live.url + "/")
+    for table_id in (hot, both, plain):
+        page.locator(f".table-row[data-table='{table_id}']").wait_for()
+    mark = page.locator(f".table-row[data-table='{hot}'] .hot-seat")
+    assert mark.inner_text() == word("en", "lobby.tables.hot_seat")
+    assert mark.get_attribute("title") == word("en", "lobby.tables.hot_seat_help")
+    assert page.locator(f".table-row[data-table='{hot}'] .fixed-seed").count() == 0
+    row = page.locator(f".table-row[data-table='{both}']")
+    assert row.locator(".hot-seat").inner_text() == word("en", "lobby.tables.hot_seat")
+    assert row.locator(".fixed-seed").inner_text() == word("en", "lobby.tables.fixed_seed")
+    boxes = [row.locator(m).bounding_box() for m in (".fixed-seed", ".hot-seat")]
+    assert boxes[0] and boxes[1] and not overlap(boxes[0], boxes[1]), boxes
+    assert page.locator(f".table-row[data-table='{plain}'] .hot-seat").count() == 0
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "lobby-hot-seat.png"), full_page=True)
+
+    # The table itself says so too, to whoever comes in by an invite link.
+    page.goto(live.url + f"/t/{hot}")
+    sidebar = page.locator(".scoreboard .hot-seat")
+    sidebar.wait_for()
+    assert sidebar.inner_text() == word("en", "table.hot_seat")
+    assert not errors, errors
 
 
 def test_invite_box(live: LiveServer, browser: Any) -> None:

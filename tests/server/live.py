@@ -16,13 +16,30 @@ from websockets.sync.client import ClientConnection, connect
 
 from shedkit.server import create_app
 from shedkit.server.manager import Manager, TableRuntime
+from shedkit.server.run import uvicorn_config
 from shedkit.server.settings import Settings
 
 Json = dict[str, Any]
 
 
-#: Tests create and join many tables from one address: quotas high, the rest as served.
-TEST_SETTINGS = Settings(creates_per_minute=10_000, joins_per_minute=10_000, tables_per_client=1000)
+#: Tests create, join and watch many tables from one address: quotas and connection caps
+#: high, the rest as served.
+TEST_SETTINGS = Settings(
+    creates_per_minute=10_000,
+    joins_per_minute=10_000,
+    tables_per_client=1000,
+    ws_per_client=1000,
+    ws_per_address=1000,
+)
+
+
+def wait(predicate: Callable[[], Any], timeout: float = 60.0) -> None:
+    """Poll ``predicate`` until it holds (the deadline is a safety net, not a measurement)."""
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise TimeoutError("the condition did not hold in time")
+        time.sleep(0.02)
 
 
 class LiveServer:
@@ -42,7 +59,8 @@ class LiveServer:
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self.sock.bind(("127.0.0.1", port))
         self.port = self.sock.getsockname()[1]
-        config = uvicorn.Config(self.app, log_level="warning", ws_max_size=64 * 1024)
+        # The edge as `shedkit serve` sets it up (h11 limits, head deadline, caps).
+        config = uvicorn_config(self.app, settings, "127.0.0.1", self.port)
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]})
         self.thread.start()

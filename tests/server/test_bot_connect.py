@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from tests.server.live import LiveServer
+from tests.server.live import LiveServer, wait
 
 ROOT = Path(__file__).resolve().parents[2]
 NODE_BOT = ROOT / "examples" / "bots" / "js" / "bot.js"
@@ -32,14 +32,6 @@ def bridge(live: LiveServer, table: str, seat: int, program: list[str], *extra: 
     argv = [str(Path(sys.executable).with_name("shedkit")), "bot", "connect", live.url]
     argv += ["--table", table, "--seat", str(seat), *extra, "--", *program]
     return subprocess.Popen(argv, cwd=ROOT, stderr=subprocess.PIPE, text=True)
-
-
-def wait_until(check: Any, timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not check():
-        if time.monotonic() > deadline:
-            raise TimeoutError("the condition did not come true")
-        time.sleep(0.02)
 
 
 def test_a_seat_taken_as_a_bot_shows_in_the_lobby(client: TestClient) -> None:
@@ -86,7 +78,7 @@ def test_a_forfeiting_program_gives_up_its_seat(live: LiveServer, tmp_path: Path
     assert proc.stderr is not None and "crashed: it exited with status 3" in proc.stderr.read()
     table = live.table(tid)
     assert table.seats[0].token_hash is None  # given up: the stand-in bot plays it
-    wait_until(lambda: table.status == "finished")
+    wait(lambda: table.status == "finished")
     pid = int(pids.read_text().split()[0])
     assert not os.path.exists(f"/proc/{pid}") or "Z" in Path(f"/proc/{pid}/stat").read_text()
 
@@ -121,7 +113,7 @@ def test_the_node_bot_plays_a_deal_against_a_browser_player_and_greedy(
         proc = bridge(live, tid, 1, program, "--name", "Nodebot", "--bot-logs", str(tmp_path))
         try:
             seated = lambda: live.table(tid).seats[1].token_hash is not None  # noqa: E731
-            wait_until(lambda: seated() or proc.poll() is not None, timeout=60)
+            wait(lambda: seated() or proc.poll() is not None, timeout=60)
             assert seated(), proc.stderr.read() if proc.stderr else ""
             lobby = live.http.get("/api/tables").json()
             row = next(t for t in lobby if t["id"] == tid)

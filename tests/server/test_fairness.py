@@ -25,18 +25,9 @@ import shedkit.server.app as app_module
 from shedkit.server.manager import MAX_MESSAGE, commitment
 from shedkit.server.settings import Settings
 from shedkit.server.storage import Storage
-from tests.server.live import TEST_SETTINGS, LiveServer, play_until
+from tests.server.live import TEST_SETTINGS, LiveServer, play_until, wait
 
 FAST_CLOCK = dataclasses.replace(TEST_SETTINGS, turn_clock=0.05, time_bank=0.0)
-
-
-def wait(predicate: Any, timeout: float = 30.0) -> None:
-    """Poll ``predicate`` until it holds (the deadline is a safety net, not a measurement)."""
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > deadline:
-            raise TimeoutError("the condition did not hold in time")
-        time.sleep(0.02)
 
 
 # -- 1. a chosen seed shows every hand ---------------------------------------------------

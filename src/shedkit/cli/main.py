@@ -333,6 +333,41 @@ def build_parser() -> argparse.ArgumentParser:
         "--joins-per-minute", type=float, default=30.0, help="seats one address may take a minute"
     )
     serve.add_argument(
+        "--ws-per-client",
+        type=int,
+        default=16,
+        metavar="N",
+        help="WebSockets one browser (its cookie) may hold open (default: 16)",
+    )
+    serve.add_argument(
+        "--ws-per-address",
+        type=int,
+        default=64,
+        metavar="N",
+        help="WebSockets one address may hold open (default: 64)",
+    )
+    serve.add_argument(
+        "--ws-per-table",
+        type=int,
+        default=200,
+        metavar="N",
+        help="WebSockets (players and spectators) per table (default: 200)",
+    )
+    serve.add_argument(
+        "--max-connections",
+        type=int,
+        default=4096,
+        metavar="N",
+        help="connections served at once; more are answered 503 (default: 4096)",
+    )
+    serve.add_argument(
+        "--request-timeout",
+        type=float,
+        default=10.0,
+        metavar="S",
+        help="seconds a request's head, or its body, may take to arrive (default: 10)",
+    )
+    serve.add_argument(
         "--bot-workers",
         type=int,
         default=0,
@@ -383,6 +418,11 @@ def _serve(args: argparse.Namespace, out: Console, err: Console, stdin: TextIO) 
             joins_per_minute=args.joins_per_minute,
             allowed_origins=tuple(args.allowed_origin),
             bot_workers=args.bot_workers,
+            ws_per_client=args.ws_per_client,
+            ws_per_address=args.ws_per_address,
+            ws_per_table=args.ws_per_table,
+            max_connections=args.max_connections,
+            request_timeout=args.request_timeout,
         )
     except ValueError as bad:
         err.print(f"shedkit serve: {bad}", markup=False)

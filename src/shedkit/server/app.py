@@ -53,10 +53,11 @@ import typing
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
-from typing import Any, Final
+from typing import Annotated, Any, Final
 from urllib.parse import urlsplit
 
 from fastapi import FastAPI, Request, Response, WebSocket, WebSocketDisconnect
+from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
@@ -68,15 +69,17 @@ from shedkit import rules as rulebook
 from shedkit.core.errors import ShedkitError
 from shedkit.core.options import options_to_dict
 from shedkit.protocol.views import SERIALIZERS, Json, serialize_view
+from shedkit.server.errors import ServerError
 from shedkit.server.howto import HOWTO_GAMES, howto
+from shedkit.server.inputs import MAX_INT, check_id, check_json, check_text
 from shedkit.server.manager import (
     MAX_MESSAGE,
     Connection,
     Manager,
-    ServerError,
     TableRuntime,
     agents_for,
     default_agent,
+    log,
 )
 from shedkit.server.settings import Settings
 from shedkit.server.storage import DEFAULT_URL, Storage
@@ -86,6 +89,11 @@ __all__ = ["create_app"]
 STATIC: Final = Path(__file__).parent / "static"
 GAME_TITLES: Final = {"doudizhu": "Dou Di Zhu", "president": "President", "dominoes": "Dominoes"}
 CLIENT_COOKIE: Final = "sk_client"
+#: A deal number in a path: what the database can hold.
+DealNumber = Annotated[int, PathParam(ge=0, le=MAX_INT)]
+#: Longest URL path, and longest query value, accepted.
+MAX_PATH: Final = 2048
+MAX_QUERY: Final = 1024
 
 
 class CreateTable(BaseModel):
@@ -234,6 +242,39 @@ def origin_allowed(origin: str | None, host: str | None, allowed: tuple[str, ...
     return host is not None and urlsplit(origin).netloc.lower() == host.lower()
 
 
+class HeadLimit:
+    """Refuse a request whose head has too many headers or too many bytes (431).
+
+    uvicorn's h11 parser bounds a head that arrives in pieces; one that arrives whole in
+    a single read is parsed whatever its size, so the count and the total are checked
+    here too, before any route or middleware sees the request.
+    """
+
+    def __init__(self, app: Any, max_headers: int, max_head: int) -> None:
+        self.app = app
+        self.max_headers = max_headers
+        self.max_head = max_head
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        """Pass the request on, or answer it 431 (a WebSocket: closed before it opens)."""
+        kind = scope["type"]
+        if kind in ("http", "websocket"):
+            headers = scope["headers"]
+            size = sum(len(k) + len(v) + 4 for k, v in headers) + len(scope.get("raw_path", b""))
+            if len(headers) > self.max_headers or size > self.max_head:
+                if kind == "websocket":
+                    await send({"type": "websocket.close", "code": 1008})
+                    return
+                error = {
+                    "code": "too_large",
+                    "message": f"at most {self.max_headers} headers and {self.max_head} bytes",
+                    "data": {"limit": self.max_head, "reason": "headers"},
+                }
+                await JSONResponse({"error": error}, 431)(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
 def create_app(
     db_url: str = DEFAULT_URL,
     bot_delay: float | None = None,
@@ -268,27 +309,57 @@ def create_app(
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     if "*" not in base.trusted_hosts:
         app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(base.trusted_hosts))
+    # Added last, so it runs first.
+    app.add_middleware(HeadLimit, max_headers=base.max_headers, max_head=base.max_head)
+
+    def refuse(err: ServerError) -> JSONResponse:
+        error: Json = {"code": err.code, "message": str(err)}
+        if err.data is not None:
+            error["data"] = err.data
+        return JSONResponse({"error": error}, err.status)
 
     @app.middleware("http")
-    async def limit_body(
+    async def guard(
         request: Request, call_next: Callable[[Request], Awaitable[Response]]
     ) -> Response:
+        # The one door for HTTP input: the path, the query and the whole JSON body are
+        # checked here, before any endpoint reads them (shedkit.server.inputs).
+        try:
+            check_text(request.scope["path"], "path", MAX_PATH)
+            for key, value in request.query_params.multi_items():
+                check_text(key, "query", 64)
+                check_text(value, key[:64], MAX_QUERY)
+        except ServerError as err:
+            return refuse(err)
         # Refuse a large body before anything reads it (a declared length over the
-        # limit, or a chunked one that grows past it).
+        # limit, or a chunked one that grows past it), and a slow one.
         declared = request.headers.get("content-length")
         message = f"bodies are at most {base.max_body} bytes"
-        error = {"code": "too_large", "message": message, "data": {"limit": base.max_body}}
-        too_big = JSONResponse({"error": error}, 413)
-        if declared is not None:
-            if not declared.isdigit() or int(declared) > base.max_body:
-                return too_big
-        elif request.method in ("POST", "PUT", "PATCH"):
-            body = b""
-            async for chunk in request.stream():
-                body += chunk
-                if len(body) > base.max_body:
-                    return too_big
-            request._body = body
+        too_big = ServerError("too_large", message, 413, {"limit": base.max_body})
+        if declared is not None and (not declared.isdigit() or int(declared) > base.max_body):
+            return refuse(too_big)
+        if request.method not in ("POST", "PUT", "PATCH"):
+            return await call_next(request)
+        body = b""
+        try:
+            async with asyncio.timeout(base.request_timeout):
+                async for chunk in request.stream():
+                    body += chunk
+                    if len(body) > base.max_body:
+                        return refuse(too_big)
+        except TimeoutError:
+            slow = f"the request body did not arrive within {base.request_timeout:g} s"
+            return refuse(ServerError("slow_request", slow, 408, {"limit": base.request_timeout}))
+        request._body = body
+        if body:
+            try:
+                parsed = json.loads(body)
+            except (ValueError, RecursionError):
+                parsed = None  # not JSON: the endpoint answers bad_request
+            try:
+                check_json(parsed)
+            except ServerError as err:
+                return refuse(err)
         return await call_next(request)
 
     def manager_of(request: Request) -> Manager:
@@ -297,10 +368,7 @@ def create_app(
 
     @app.exception_handler(ServerError)
     async def server_error(request: Request, exc: ServerError) -> JSONResponse:
-        error: Json = {"code": exc.code, "message": str(exc)}
-        if exc.data is not None:
-            error["data"] = exc.data
-        return JSONResponse({"error": error}, status_code=exc.status)
+        return refuse(exc)
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -341,7 +409,7 @@ def create_app(
         return page("howto.html", request)
 
     @app.get("/replay/{table_id}/{number}", include_in_schema=False)
-    async def replay_page(request: Request, table_id: str, number: int) -> FileResponse:
+    async def replay_page(request: Request, table_id: str, number: DealNumber) -> FileResponse:
         return page("replay.html", request)
 
     @app.get("/api/games")
@@ -429,7 +497,7 @@ def create_app(
         return manager_of(request).table(table_id).summaries
 
     @app.get("/api/tables/{table_id}/deals/{number}")
-    async def deal_replay(request: Request, table_id: str, number: int) -> Json:
+    async def deal_replay(request: Request, table_id: str, number: DealNumber) -> Json:
         """A finished deal's record and every step of it with all hands.
 
         Built in a worker thread, off the event loop, and kept in a small cache: a
@@ -466,6 +534,7 @@ def create_app(
             "timeouts": manager.timeouts,
             "expired": manager.expired,
             "connections": sum(len(t.connections) for t in manager.tables.values()),
+            "failed": manager.failed,
         }
 
     @app.websocket("/ws/{table_id}")
@@ -482,10 +551,19 @@ def create_app(
             await websocket.send_text(_error(missing))
             await websocket.close(code=4404)
             return
-        conn = Connection(websocket, table_id)
-        writer = asyncio.create_task(_writer(websocket, conn))
-        manager.connect(table, conn)
+        cookie = websocket.cookies.get(CLIENT_COOKIE)
+        address = "a:" + (websocket.client.host if websocket.client else "")
+        client = "c:" + cookie if cookie and len(cookie) <= 64 else address
+        conn = Connection(websocket, table_id, client=client, address=address)
         try:
+            manager.admit(table, conn)
+        except ServerError as err:
+            await websocket.send_text(_error(err))
+            await websocket.close(code=4429)
+            return
+        writer = asyncio.create_task(_writer(websocket, conn))
+        try:
+            manager.connect(table, conn)
             while not conn.closed:
                 message = await websocket.receive()
                 if message["type"] == "websocket.disconnect":
@@ -498,7 +576,12 @@ def create_app(
         except WebSocketDisconnect:
             pass
         finally:
+            manager.release(conn)
             manager.disconnect(table, conn)
+            if conn.closed and not writer.done():
+                # Let the writer send what is queued (a closing error) and the close frame.
+                with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError):
+                    await asyncio.wait_for(asyncio.shield(writer), 1.0)
             writer.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await writer
@@ -508,7 +591,7 @@ def create_app(
 
 def _build_replay(storage: Storage, table_id: str, number: int) -> Json | None:
     """Read a finished deal and build its steps (runs in a worker thread)."""
-    record = storage.get_deal(table_id, number)
+    record = storage.get_deal(table_id, number) if check_id(table_id) else None
     return None if record is None else replay_steps(record)
 
 
@@ -519,7 +602,7 @@ async def _writer(websocket: WebSocket, conn: Connection) -> None:
             message = await conn.outbox.get()
             await websocket.send_text(message)
             if conn.closed and conn.outbox.empty():
-                await websocket.close(code=4408)
+                await websocket.close(code=conn.close_code)
                 return
     except (WebSocketDisconnect, RuntimeError):
         conn.closed = True
@@ -566,6 +649,13 @@ def _handle(manager: Manager, table: TableRuntime, conn: Connection, raw: str) -
         manager.errors += 1
         conn.post(_error(ServerError("bad_message", "a message is a JSON object with a 'type'")))
         return
+    try:
+        # The one door for WebSocket input: every string and number of the message.
+        check_json(message, "message")
+    except ServerError as err:
+        manager.errors += 1
+        conn.post(_error(err))
+        return
     kind = message.get("type")
     ref = message.get("id") if isinstance(message.get("id"), (int, str)) else None
     try:
@@ -602,6 +692,11 @@ def _handle(manager: Manager, table: TableRuntime, conn: Connection, raw: str) -
     except ShedkitError as err:
         manager.errors += 1
         conn.post(_error(ServerError("bad_request", str(err)), ref))
+    except Exception:
+        # A bug, not the client's fault: logged, answered, and the connection kept.
+        log.exception("message %r failed at table %s", str(kind)[:40], table.id)
+        manager.errors += 1
+        conn.post(_error(ServerError("server_error", "the server failed on that message"), ref))
 
 
 def _seated(conn: Connection) -> int:

@@ -39,6 +39,8 @@ from shedkit.core.options import options_to_dict
 from shedkit.core.rng import derive_seed
 from shedkit.protocol.views import SERIALIZERS, Json, serialize_view
 from shedkit.server.bots import BotPool, Job
+from shedkit.server.errors import ServerError
+from shedkit.server.inputs import check_id, check_text, name_keys
 from shedkit.server.settings import Settings, TokenBucket
 from shedkit.server.storage import Storage
 from shedkit.server.storage import json_text as _dumps  # one encoder for rows and messages
@@ -70,23 +72,6 @@ BURST: Final = 30
 RATE: Final = 10.0
 # Messages waiting for a slow client beyond this close its connection (it reconnects, resyncs).
 OUTBOX: Final = 256
-
-
-class ServerError(ShedkitError):
-    """A request the server refuses; ``code`` is a stable word for clients and tests.
-
-    ``data`` holds the facts a person needs to read the error in their language (a
-    limit, a seat, a name); clients put them into their own message for ``code``. A
-    ``reason`` in it tells apart the cases one code covers.
-    """
-
-    def __init__(
-        self, code: str, message: str, status: int = 400, data: dict[str, Any] | None = None
-    ) -> None:
-        super().__init__(message)
-        self.code = code
-        self.status = status
-        self.data = data
 
 
 def commitment(seed: int) -> str:
@@ -128,6 +113,11 @@ class Connection:
     sender: Sender
     table_id: str
     seat: int | None = None
+    # Who opened it (cookie, else address) and from where: the connection caps count both.
+    client: str = ""
+    address: str = ""
+    # The close code sent once the outbox is empty after ``closed`` is set.
+    close_code: int = 4408
     outbox: asyncio.Queue[str] = field(default_factory=lambda: asyncio.Queue(OUTBOX))
     tokens: float = float(BURST)
     refilled: float = field(default_factory=time.monotonic)
@@ -253,6 +243,8 @@ class TableRuntime:
     banks: list[float] = field(default_factory=list)
     next_timer: asyncio.TimerHandle | None = None
     next_deadline: float | None = None
+    # Deals dealt in a row with no human seated: bounded like a table of bots alone.
+    bot_only_deals: int = 0
     # The seat whose bot is computing its move in the bot pool, shown to everyone.
     thinking: int | None = None
     think_tasks: set[asyncio.Task[None]] = field(default_factory=set)
@@ -339,6 +331,8 @@ class TableRuntime:
             "deals": self.deals,
             "created": self.created,
             "fixed_seed": self.fixed_seed,
+            # One device may hold several seats: the lobby says so, as the table does.
+            "hot_seat": self.hot_seat,
             "turn_clock": self.turn_clock,
         }
 
@@ -360,7 +354,6 @@ class TableRuntime:
                 for d in self.summaries[-HISTORY_SENT:]
             ],
             "state_id": self.state_id,
-            "hot_seat": self.hot_seat,
             # Published before the deal: anyone can check it against the record's seed.
             "commitment": None if self.state is None else commitment(self.state.seed),
             "turn": None
@@ -405,6 +398,11 @@ class Manager:
         self.join_limits: dict[str, TokenBucket] = {}
         self.pool = BotPool(self.settings.bot_workers or None)
         self.late_answers = 0
+        # Open WebSockets per client and per address, for their caps.
+        self.sockets: dict[str, int] = {}
+        # Tables closed because their row could not be stored.
+        self.failed = 0
+        storage.on_bad_row = self._bad_row
 
     # -- start-up and shutdown ---------------------------------------------------------
 
@@ -502,7 +500,9 @@ class Manager:
                         await task
             self._stop_timers(table)
         self.pool.close()
-        self.storage.flush(timeout=60.0)
+        # Bounded: what is not committed by then was never acknowledged either.
+        if not self.storage.flush(timeout=4.0):
+            log.error("storage: shutting down with writes not committed")
 
     @staticmethod
     def _stop_timers(table: TableRuntime) -> None:
@@ -518,9 +518,10 @@ class Manager:
 
     def table(self, table_id: str) -> TableRuntime:
         """The table ``table_id``, or a ``not_found`` error."""
-        table = self.tables.get(table_id)
+        table = self.tables.get(table_id) if check_id(table_id) else None
         if table is None:
-            raise ServerError("not_found", f"no table {table_id!r}", 404, {"table": table_id})
+            shown = table_id if check_id(table_id) else "?"
+            raise ServerError("not_found", f"no table {shown!r}", 404, {"table": shown})
         return table
 
     def lobby(self, limit: int = 200) -> list[Json]:
@@ -567,6 +568,9 @@ class Manager:
         it before a deal is over. ``turn_clock`` seconds per move (0: none).
         """
         s = self.settings
+        for what, value in (("game", game), ("preset", preset), ("bot", bot)):
+            if value is not None:
+                check_text(value, what, 64)
         if len(self.tables) >= s.max_tables:
             raise ServerError(
                 "server_full",
@@ -693,7 +697,9 @@ class Manager:
                 409,
                 {"seat": seat, "name": info.name},
             )
-        digest = _hash(token) if isinstance(token, str) and token else None
+        if token is not None and not check_id(token):
+            raise ServerError("bad_token", "this seat token is not valid at this table", 403)
+        digest = _hash(token) if isinstance(token, str) else None
         if table.status == "playing" and (info.reserved is None or info.reserved != digest):
             raise ServerError(
                 "seat_locked",
@@ -711,9 +717,9 @@ class Manager:
                         409,
                     )
         name = _clean_name(name)
-        folded = name.casefold()
+        keys = name_keys(name)
         for i, other in enumerate(table.seats):
-            if i != seat and other.name is not None and other.name.casefold() == folded:
+            if i != seat and other.name is not None and keys & name_keys(other.name):
                 raise ServerError(
                     "name_taken",
                     f"{other.name!r} is already at this table",
@@ -729,6 +735,7 @@ class Manager:
         info.program = bool(bot)
         info.client = _hash(client) if client else None
         table.last_activity = time.monotonic()
+        table.bot_only_deals = 0
         if table.status == "waiting" and table.ready():
             self._start_deal(table)
         # A seat taken over HTTP whose player never connects is away after a while.
@@ -765,7 +772,7 @@ class Manager:
 
     def seat_of(self, table: TableRuntime, token: Any) -> int:
         """The seat whose token is ``token``, or a ``bad_token`` error."""
-        if isinstance(token, str) and token:
+        if check_id(token):
             digest = _hash(token)
             for i, s in enumerate(table.seats):
                 if s.token_hash is not None and secrets.compare_digest(s.token_hash, digest):
@@ -843,13 +850,15 @@ class Manager:
         except IllegalMoveError as err:
             raise ServerError("illegal_move", str(err), data={"move": text}) from err
         info = table.seats[seat]
+        # A move, and only a move, shows the player is there: it clears the timeouts.
         info.away, info.timeouts = False, 0
+        table.last_activity = time.monotonic()
         self._moved(table, move)
 
     def _moved(self, table: TableRuntime, move: Any) -> None:
+        # Bots' moves are no activity: a table of bots alone expires unless people watch.
         self.moves += 1
         table.state_id += 1
-        table.last_activity = time.monotonic()
         table.deal_moves.append(str(move))
         state = table.state
         if state.is_over:
@@ -874,6 +883,7 @@ class Manager:
         table.agents = {}
         table.status = "playing"
         table.banks = [self.settings.time_bank] * len(table.seats)
+        table.bot_only_deals = table.bot_only_deals + 1 if table.humans == 0 else 0
         for info in table.seats:
             info.reserved = None
 
@@ -909,7 +919,13 @@ class Manager:
         while True:
             state = table.state
             if table.status == "scored" and table.humans == 0:
-                # Bot-only tables deal on by themselves; people press "next deal".
+                # Bot-only tables deal on by themselves, however they came to have no
+                # human (created so, or left by everyone), up to the cap; people press
+                # "next deal".
+                if table.bot_only_deals >= self.settings.bot_only_max_deals:
+                    table.status = "finished"
+                    self._changed(table)
+                    return
                 await asyncio.sleep(self.bot_delay)
                 if table.status == "scored" and table.humans == 0:
                     self._start_deal(table)
@@ -1029,7 +1045,7 @@ class Manager:
                     table.banks[old[2]] = max(0.0, table.banks[old[2]] - used)
             table.turn_key, table.turn_timer, table.turn_deadline = key, None, None
             if key is not None:
-                budget = table.turn_clock + table.banks[key[2]]
+                budget = self._turn_budget(table, key[2])
                 table.turn_started = loop.time()
                 table.turn_deadline = round(time.time() + budget, 3)
                 table.turn_timer = loop.call_later(budget, self._timeout, table, key)
@@ -1041,6 +1057,19 @@ class Manager:
         elif table.next_timer is not None:
             table.next_timer.cancel()
             table.next_timer, table.next_deadline = None, None
+
+    def _turn_budget(self, table: TableRuntime, seat: int) -> float:
+        """Seconds for ``seat``'s turn: the clock and its bank, or less after timeouts.
+
+        A seat that timed out into away and came back without moving gets half the
+        clock, then a quarter, and so on down to ``min_turn_clock``, without its bank: nobody
+        holds a table by saying hello after every timeout.
+        """
+        strikes = table.seats[seat].timeouts - self.settings.timeouts_before_away
+        if strikes < 0:
+            return table.turn_clock + table.banks[seat]
+        floor = min(self.settings.min_turn_clock, table.turn_clock)
+        return max(floor, table.turn_clock / 2.0 ** (strikes + 1))
 
     def _timeout(self, table: TableRuntime, key: tuple[int, int, int]) -> None:
         """A turn's clock ran out: the seat's bot makes that move; repeated, the seat is away."""
@@ -1106,6 +1135,72 @@ class Manager:
 
     # -- connections -------------------------------------------------------------------
 
+    def admit(self, table: TableRuntime, conn: Connection) -> None:
+        """Count a new WebSocket against the caps, or refuse it (``too_many_connections``).
+
+        Caps per table, per client (its cookie) and per address: one script cannot hold
+        a thousand sockets, and forged cookies still share their address's cap.
+        """
+        s = self.settings
+        checks = (
+            (len(table.connections), s.ws_per_table, "table"),
+            (self.sockets.get(conn.client, 0), s.ws_per_client, "client"),
+            (self.sockets.get(conn.address, 0), s.ws_per_address, "address"),
+        )
+        for count, limit, reason in checks:
+            if count >= limit:
+                raise ServerError(
+                    "too_many_connections",
+                    f"at most {limit} connections per {reason}; close some first",
+                    429,
+                    {"limit": limit, "reason": reason},
+                )
+        for key in {conn.client, conn.address}:
+            self.sockets[key] = self.sockets.get(key, 0) + 1
+
+    def release(self, conn: Connection) -> None:
+        """Uncount a WebSocket that :meth:`admit` counted."""
+        for key in {conn.client, conn.address}:
+            left = self.sockets.get(key, 0) - 1
+            if left > 0:
+                self.sockets[key] = left
+            else:
+                self.sockets.pop(key, None)
+
+    def _bad_row(self, table_id: str) -> None:
+        """The storage set a row of ``table_id`` aside (called from the writer thread)."""
+        loop = self.loop
+        if loop is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(self.fail_table, table_id)
+
+    def fail_table(self, table_id: str) -> None:
+        """Close a table whose state cannot be stored: its clients get ``table_closed``.
+
+        The states that were not stored are never sent; the table's finished deals stay.
+        """
+        table = self.tables.pop(table_id, None)
+        if table is None:
+            return
+        self.failed += 1
+        table.outq.clear()
+        error = _dumps(
+            {
+                "type": "error",
+                "code": "table_closed",
+                "message": "this table could not be saved and is closed",
+                "data": {"reason": "storage"},
+            }
+        )
+        for conn in table.connections:
+            conn.post(error)
+            conn.close_code, conn.closed = 4410, True
+        for task in [table.bot_task, *table.think_tasks]:
+            if task is not None:
+                task.cancel()
+        self._stop_timers(table)
+        closed = {"status": "closed", "reason": "storage", "game": table.game_name}
+        self.storage.save_table(table.id, table.game_name, closed)
+
     def connect(self, table: TableRuntime, conn: Connection) -> None:
         """Register a connection (a spectator until it says hello with a token)."""
         table.connections.append(conn)
@@ -1129,7 +1224,9 @@ class Manager:
             timer = table.away_timers.pop(seat, None)
             if timer is not None:
                 timer.cancel()
-        info.away, info.timeouts = False, 0
+        # Back from away, but the timeouts stand until a move: a player who only says
+        # hello after each timeout is away again at the next one, on a shorter clock.
+        info.away = False
         self._changed(table, save=False)
 
     def disconnect(self, table: TableRuntime, conn: Connection) -> None:
@@ -1273,6 +1370,7 @@ def _clean_name(name: Any) -> str:
     """A display name in NFKC without control or format characters, spaces collapsed."""
     if not isinstance(name, str):
         raise ServerError("bad_name", "a display name is text")
+    check_text(name, "name", 4 * MAX_NAME)
     if len(name) > 4 * MAX_NAME:
         raise ServerError(
             "bad_name", f"a display name has 1…{MAX_NAME} characters", data={"max": MAX_NAME}

@@ -1,21 +1,94 @@
-"""Running the server under uvicorn (``shedkit serve``)."""
+"""Running the server under uvicorn (``shedkit serve``), with limits at the edge.
+
+The HTTP edge is uvicorn's h11 protocol, whose parser bounds a request's head
+(``Settings.max_head``: a huge header, or thousands of them, is answered 400 and the
+connection closed), with one addition: a deadline for each request's head
+(``Settings.request_timeout``), so a socket that sends nothing, or a header line now
+and then, is closed instead of held for ever. uvicorn's own settings do the rest:
+connections at once (``limit_concurrency``: 503 past it), idle keep-alive, WebSocket
+frame size, and a bounded graceful shutdown.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
+import math
 from typing import Any
 
 import uvicorn
+from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from shedkit.server.app import create_app
 from shedkit.server.settings import LOOPBACK_HOSTS, Settings
 from shedkit.server.storage import DEFAULT_URL
 
-__all__ = ["WS_MAX_SIZE", "serve"]
+__all__ = ["WS_MAX_SIZE", "GuardedH11Protocol", "serve", "uvicorn_config"]
 
 #: WebSocket frames above this size close the connection; the app answers anything over
 #: its own 4 KiB limit with an error, so this only stops abuse at the protocol level.
 WS_MAX_SIZE = 64 * 1024
+
+
+class GuardedH11Protocol(H11Protocol):
+    """uvicorn's h11 protocol with a deadline on every request's head.
+
+    uvicorn's keep-alive timer restarts on any byte received, and no timer runs before
+    the first request, so a client trickling a header line every few seconds would
+    hold its connection (and its buffer) for ever. Here a connection whose next
+    request head is not complete ``head_timeout`` seconds after the connection opened
+    or the last response ended is closed. A request in progress and a WebSocket (the
+    protocol has been swapped for uvicorn's WebSocket one by then) are left alone.
+    """
+
+    head_timeout: float = 10.0
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        """Start the deadline for the first request's head."""
+        super().connection_made(transport)
+        self._arm_head_deadline()
+
+    def on_response_complete(self) -> None:
+        """Start the deadline for the next request's head."""
+        super().on_response_complete()
+        self._arm_head_deadline()
+
+    def _arm_head_deadline(self) -> None:
+        if not self.transport.is_closing():
+            self.loop.call_later(self.head_timeout, self._head_deadline, self.cycle)
+
+    def _head_deadline(self, cycle: Any) -> None:
+        transport = self.transport
+        if transport.is_closing() or self.cycle is not cycle:
+            return  # closed already, or a new request's head arrived in time
+        if transport.get_protocol() is not self:
+            return  # upgraded to a WebSocket
+        if cycle is not None and not cycle.response_complete:
+            return  # a request is being answered
+        transport.close()
+
+
+def uvicorn_config(app: Any, settings: Settings, host: str, port: int) -> uvicorn.Config:
+    """The uvicorn configuration of ``app`` with the edge limits of ``settings``."""
+    guarded = type(
+        "GuardedH11Protocol", (GuardedH11Protocol,), {"head_timeout": settings.request_timeout}
+    )
+    # No permessage-deflate: a state message is a few kilobytes sent after every move, and
+    # compressing each one cost the event loop a sixth of its time under load (profiled in
+    # the soak benchmark); the server's latency is the CPU it gets.
+    return uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        http=guarded,
+        h11_max_incomplete_event_size=settings.max_head,
+        limit_concurrency=settings.max_connections,
+        timeout_keep_alive=settings.keep_alive,
+        timeout_graceful_shutdown=math.ceil(settings.shutdown_grace),
+        ws_max_size=WS_MAX_SIZE,
+        ws_per_message_deflate=False,
+        log_level="warning",
+    )
 
 
 def serve(
@@ -40,22 +113,13 @@ def serve(
         names = ("*",)
     else:
         names = tuple(dict.fromkeys((*LOOPBACK_HOSTS, host)))
-    app = create_app(url, tune_gc=True, settings=dataclasses.replace(base, trusted_hosts=names))
+    base = dataclasses.replace(base, trusted_hosts=names)
+    app = create_app(url, tune_gc=True, settings=base)
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
     message = f"shedkit: open http://{shown}:{port}/ in a browser (database {url}); Ctrl-C stops"
     if out is not None:
         out.print(message, markup=False, soft_wrap=True)
     else:
         print(message)
-    # No permessage-deflate: a state message is a few kilobytes sent after every move, and
-    # compressing each one cost the event loop a sixth of its time under load (profiled in
-    # the soak benchmark); the server's latency is the CPU it gets.
-    uvicorn.run(
-        app,
-        host=host,
-        port=port,
-        ws_max_size=WS_MAX_SIZE,
-        ws_per_message_deflate=False,
-        log_level="warning",
-    )
+    uvicorn.Server(uvicorn_config(app, base, host, port)).run()
     return 0

@@ -38,6 +38,8 @@ class Settings:
     turn_clock: float = 30.0
     time_bank: float = 30.0
     timeouts_before_away: int = 2
+    # A seat that keeps timing out without a move has its clock halved down to this.
+    min_turn_clock: float = 5.0
     next_deal_after: float = 30.0
     max_tables: int = 1000
     tables_per_client: int = 20
@@ -54,6 +56,18 @@ class Settings:
     bot_workers: int = 0
     bot_think_limit: float = 15.0
     pooled_agents: tuple[str, ...] = ()
+    # WebSockets open at once per client (cookie), per address and per table.
+    ws_per_client: int = 16
+    ws_per_address: int = 64
+    ws_per_table: int = 200
+    # The HTTP edge: connections at once (503 past it), request head size, seconds for a
+    # request's head and body to arrive, idle keep-alive, and the shutdown's grace.
+    max_connections: int = 4096
+    max_head: int = 16 * 1024
+    max_headers: int = 100
+    request_timeout: float = 10.0
+    keep_alive: int = 5
+    shutdown_grace: float = 3.0
 
     def __post_init__(self) -> None:
         if self.turn_clock < 0 or self.time_bank < 0:
@@ -62,6 +76,13 @@ class Settings:
             raise ValueError("max_tables and tables_per_client must be at least 1")
         if self.bot_workers < 0 or self.bot_think_limit <= 0:
             raise ValueError("bot_workers must be 0 or more and bot_think_limit positive")
+        counts = (self.ws_per_client, self.ws_per_address, self.ws_per_table, self.max_connections)
+        if min(counts) < 1:
+            raise ValueError("connection caps must be at least 1")
+        if self.max_head < 1024 or self.max_headers < 10:
+            raise ValueError("max_head is at least 1024 bytes and max_headers at least 10")
+        if self.request_timeout <= 0 or self.keep_alive < 1:
+            raise ValueError("request_timeout and keep_alive are positive")
 
 
 @dataclass

@@ -9,6 +9,13 @@ callback once what was queued before it is committed (the server sends a move's
 new state only then), and :meth:`Storage.flush` waits for the same (reads and
 shutdown call it). A table can be deleted from memory by the server and marked
 closed here; its deals stay.
+
+One bad row never holds up the others. Rows are encoded one by one before the
+batch is written, and a batch the database refuses is written again row by row: a
+row that cannot be encoded or written is set aside, logged once with its table, and
+reported through :attr:`Storage.on_bad_row` (the server closes that table); every
+other row is committed and acknowledged. Only a database that cannot be reached
+makes the writer retry the whole batch.
 """
 
 from __future__ import annotations
@@ -36,6 +43,8 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import DisconnectionError, InterfaceError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 
 __all__ = ["DEFAULT_URL", "Storage", "json_text"]
 
@@ -85,6 +94,23 @@ def json_text(value: Any) -> str:
     return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
+class _Encoded(str):
+    """JSON text encoded by the writer ahead of the write (passed through as it is)."""
+
+    __slots__ = ()
+
+
+def _column_json(value: Any) -> str:
+    """The JSON columns' encoder: rows arrive encoded; anything else is encoded here."""
+    if type(value) is _Encoded:
+        return value
+    return json_text(value)
+
+
+#: Errors that say the database is out of reach, not that a row is wrong: retry them all.
+_UNREACHABLE = (OperationalError, InterfaceError, DisconnectionError, PoolTimeoutError)
+
+
 def _table_upsert(dialect: str) -> Any:
     """``INSERT … ON CONFLICT (id) DO UPDATE`` of a table row, where the dialect has it."""
     if dialect == "sqlite":
@@ -116,7 +142,7 @@ class Storage:
         if parsed.drivername.startswith("sqlite"):
             connect_args["check_same_thread"] = False
         self.engine: Engine = create_engine(
-            url, connect_args=connect_args, json_serializer=json_text
+            url, connect_args=connect_args, json_serializer=_column_json
         )
         if parsed.drivername.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
@@ -128,6 +154,10 @@ class Storage:
         self._after: list[Callable[[], None]] = []
         self._busy = False
         self._closed = False
+        #: Called from the writer thread with a table's id when its row was set aside.
+        self.on_bad_row: Callable[[str], None] | None = None
+        # Tables whose row was set aside: only their closing mark is written any more.
+        self._failed: set[str] = set()
         self._thread = threading.Thread(target=self._run, name="shedkit-storage", daemon=True)
         self._thread.start()
 
@@ -135,6 +165,8 @@ class Storage:
 
     def save_table(self, table_id: str, game: str, data: dict[str, Any]) -> None:
         """Queue the newest row of a table (created or updated)."""
+        if table_id in self._failed and data.get("status") != "closed":
+            return
         with self._cond:
             self._tables[table_id] = (game, time.time(), data)
             self._cond.notify_all()
@@ -143,6 +175,8 @@ class Storage:
         self, table_id: str, number: int, match: int, game: str, record: dict[str, Any]
     ) -> None:
         """Queue a finished deal's record."""
+        if table_id in self._failed:
+            return
         row = {
             "table_id": table_id,
             "number": number,
@@ -179,7 +213,7 @@ class Storage:
                 self._cond.wait(0.5)
         return True
 
-    def close(self, timeout: float = 60.0) -> None:
+    def close(self, timeout: float = 2.0) -> None:
         """Commit what is queued, stop the writer and release the database.
 
         A database that stays unreachable for ``timeout`` seconds loses the writes still
@@ -190,7 +224,7 @@ class Storage:
         with self._cond:
             self._closed = True
             self._cond.notify_all()
-        self._thread.join(timeout=10)
+        self._thread.join(timeout=1.0)
         self.engine.dispose()
 
     def _run(self) -> None:
@@ -204,10 +238,9 @@ class Storage:
                 self._tables, self._deals, self._after = {}, [], []
                 self._busy = True
             try:
-                if tables or deals:
-                    self._write(tables, deals)
-            except Exception:
-                log.exception("storage write failed; retrying")
+                bad = self._store(tables, deals)
+            except _UNREACHABLE:
+                log.exception("storage: the database is out of reach; retrying")
                 with self._cond:
                     for key, value in tables.items():
                         self._tables.setdefault(key, value)
@@ -215,7 +248,11 @@ class Storage:
                     self._after[:0] = after
                 time.sleep(0.5)
             else:
-                # Everything queued before these callbacks is now committed.
+                # The bad rows' tables are closed before anything after them is sent, so
+                # no state that was not stored goes out.
+                for table_id in bad:
+                    self._set_aside(table_id)
+                # Everything else queued before these callbacks is now committed.
                 for callback in after:
                     try:
                         callback()
@@ -226,23 +263,91 @@ class Storage:
                     self._busy = False
                     self._cond.notify_all()
 
-    def _write(
+    def _store(
         self, tables: dict[str, tuple[str, float, dict[str, Any]]], deals: list[dict[str, Any]]
+    ) -> list[str]:
+        """Write a batch; return the tables whose rows were set aside."""
+        bad: dict[str, str] = {}
+        rows: list[tuple[str, str, float, str]] = []
+        for key, (game, when, data) in tables.items():
+            try:
+                rows.append((key, game, when, _Encoded(json_text(data))))
+            except (TypeError, ValueError) as err:
+                bad[key] = f"its row cannot be encoded ({err})"
+        records = []
+        for deal in deals:
+            try:
+                records.append({**deal, "record": _Encoded(json_text(deal["record"]))})
+            except (TypeError, ValueError) as err:
+                bad[deal["table_id"]] = f"deal {deal['number']} cannot be encoded ({err})"
+        records = [r for r in records if r["table_id"] not in bad]
+        rows = [r for r in rows if r[0] not in bad]
+        if rows or records:
+            try:
+                self._write(rows, records)
+            except _UNREACHABLE:
+                raise
+            except Exception:
+                # The database refused something in the batch: find it row by row.
+                self._write_each(rows, records, bad)
+        for table_id, why in bad.items():
+            log.error("storage: table %s set aside: %s", table_id, why)
+        return list(bad)
+
+    def _write_each(
+        self,
+        rows: list[tuple[str, str, float, str]],
+        records: list[dict[str, Any]],
+        bad: dict[str, str],
     ) -> None:
+        for record in records:
+            try:
+                self._write([], [record])
+            except _UNREACHABLE:
+                raise
+            except Exception as err:
+                bad[record["table_id"]] = f"deal {record['number']} was refused ({err})"
+        for row in rows:
+            if row[0] in bad:
+                continue
+            try:
+                self._write([row], [])
+            except _UNREACHABLE:
+                raise
+            except Exception as err:
+                bad[row[0]] = f"its row was refused ({err})"
+
+    def _set_aside(self, table_id: str) -> None:
+        if table_id in self._failed:
+            return
+        self._failed.add(table_id)
+        with self._cond:
+            queued = self._tables.get(table_id)
+            if queued is not None and queued[2].get("status") != "closed":
+                del self._tables[table_id]
+            self._deals[:] = [d for d in self._deals if d["table_id"] != table_id]
+        report = self.on_bad_row
+        if report is not None:
+            try:
+                report(table_id)
+            except Exception:
+                log.exception("storage: reporting table %s failed", table_id)
+
+    def _write(self, rows: list[tuple[str, str, float, str]], deals: list[dict[str, Any]]) -> None:
         with self.engine.begin() as conn:
             if deals:
                 conn.execute(insert(deals_t), deals)
             upsert = self._upsert
-            if upsert is not None and tables:
+            if upsert is not None and rows:
                 # One statement for the whole batch: the writer holds the GIL (and the
                 # moves waiting on this commit) for less time than row by row.
-                rows = [
+                values = [
                     {"id": key, "game": game, "created": when, "updated": when, "data": data}
-                    for key, (game, when, data) in tables.items()
+                    for key, game, when, data in rows
                 ]
-                conn.execute(upsert, rows)
+                conn.execute(upsert, values)
                 return
-            for table_id, (game, when, data) in tables.items():
+            for table_id, game, when, data in rows:
                 done = conn.execute(
                     update(tables_t)
                     .where(tables_t.c.id == table_id)

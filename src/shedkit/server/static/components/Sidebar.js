@@ -17,6 +17,7 @@ export function Scoreboard({ table }) {
     ${table.commitment ? html`<p class="hint commitment" title=${table.commitment}>
       ${t("table.commitment", { hash: table.commitment.slice(0, 12) })}</p>` : null}
     ${table.fixed_seed ? html`<p class="fixed-seed">${t("table.fixed_seed")}</p>` : null}
+    ${table.hot_seat ? html`<p class="hot-seat">${t("table.hot_seat")}</p>` : null}
     ${table.history.length ? html`<h3>${t("table.past_deals")}</h3><ol class="deals" id="deals">
       ${table.history.map((d) => html`<li key=${d.number}><a href=${`/replay/${table.id}/${d.number}`} target="_blank">
         ${t("table.deal_n", { n: d.number })}</a> ${d.thrown_in ? t("table.thrown_in") : d.returns.join(" / ")}</li>`)}

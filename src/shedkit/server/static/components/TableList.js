@@ -1,5 +1,7 @@
 // The open tables of the lobby: game, rules, players, who sits where, and "Sit here" or
-// "Watch". A table whose deals were fixed in advance says so where everyone sees it.
+// "Watch". A table whose deals were fixed in advance says so where everyone sees it, and so
+// does one where a single device may hold several seats: a stranger looking for a game
+// should know the other seats may all be one person's.
 import { html } from "../lib/html.js";
 import { has, t } from "../lib/i18n.js";
 import { errorText } from "./ErrorMessage.js";
@@ -40,6 +42,8 @@ function TableRow({ table, onJoin }) {
       <span class="table-status">${has(status) ? t(status) : table.status}</span>
       ${table.fixed_seed ? html`<span class="fixed-seed" title=${t("lobby.tables.fixed_seed_help")}>
         ${t("lobby.tables.fixed_seed")}</span>` : null}
+      ${table.hot_seat ? html`<span class="hot-seat" title=${t("lobby.tables.hot_seat_help")}>
+        ${t("lobby.tables.hot_seat")}</span>` : null}
       <a class="button small watch" href=${`/t/${table.id}`}
         aria-label=${t("lobby.tables.watch_label", { table: table.id })}>${t("lobby.tables.watch")}</a>
     </div>
