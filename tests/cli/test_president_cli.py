@@ -159,6 +159,21 @@ def test_the_human_chooses_the_tax() -> None:
     assert state.is_over
 
 
+def test_pre_21_the_human_gets_the_best_cards_and_may_give_them_back() -> None:
+    game: President = shedkit.make("president", preset="international")
+    state = game.new_deal(seed=2, previous_order=[0, 1, 2, 3], dealer=3)
+    best = " ".join(shedkit.president.card_str(c) for c in state.tax_draws[0])
+    tui, out = client(game, f"give {best}\n" + "#1\n" * 200)
+    assert tui.play_deal(state)
+    text = out.getvalue()
+    assert f"You received {best}, the best cards." in text
+    assert "You (first) take the 2 highest card(s) of Bot 3" in text
+    assert "takes the 1 highest card(s) of Bot 2" in text
+    assert "random" not in text
+    assert f"You give Bot 3 {best}" in text  # the cards received go straight back
+    assert state.is_over
+
+
 def test_pre_20_giving_at_the_tax_while_holding_the_joker(tmp_path: Path) -> None:
     # Seed 0, every deal-1 move the first legal one: seat 2 gives at deal 2's tax holding Jk.
     game = shedkit.make("president", players=4, jokers=1, tax=True)

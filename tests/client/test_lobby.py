@@ -162,9 +162,27 @@ def test_fixed_seed_table_is_marked(live: LiveServer, browser: Any) -> None:
     assert row.locator(".seat").first.inner_text().find("Ana") >= 0
     who = row.locator(".seat-who").all_inner_texts()
     open_seat = word("en", "lobby.tables.seat_empty")
-    assert who[1:] == [open_seat, open_seat, word("en", "lobby.tables.seat_bot", bot="medium")]
+    medium = word("en", "lobby.tables.seat_bot", bot=word("en", "level.medium.label"))
+    assert who[1:] == [open_seat, open_seat, medium]
     assert row.locator("button.join").count() == 3  # a bot's seat can be taken between deals
     assert not errors + more, errors + more
+
+
+def test_table_list_names_bot_levels_in_words(live: LiveServer, browser: Any) -> None:
+    """The bots' level reads as the new-table form names it, in the page's language."""
+    table_id = live.create(game="president", bots=2, bot="hard")["id"]
+    page, errors = new_page(browser, width=390, locale="zh-CN")
+    page.goto(live.url + "/")
+    row = page.locator(f".table-row[data-table='{table_id}']")
+    row.wait_for()
+    who = row.locator(".seat-who").all_inner_texts()
+    hard = word("zh", "lobby.tables.seat_bot", bot=word("zh", "level.hard.label"))
+    open_seat = word("zh", "lobby.tables.seat_empty")
+    assert who == [open_seat, open_seat, hard, hard]
+    assert "hard" not in row.inner_text()
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.locator("#tables").screenshot(path=str(ARTIFACTS / "lobby-tables-zh.png"))
+    assert not errors, errors
 
 
 def test_hot_seat_table_is_marked(live: LiveServer, browser: Any) -> None:

@@ -36,6 +36,15 @@ OPTIONS: list[dict[str, object]] = [
         "eight_stops": True,
         "tax": True,
     },
+    # PRE-21: the tax with the best cards, alone and with the options that change the order.
+    {"tax": True, "tax_style": "best"},
+    {
+        "jokers": 1,
+        "rank_order": "two-high",
+        "revolution_persists": True,
+        "tax": True,
+        "tax_style": "best",
+    },
 ]
 CASES = [(n, o) for n in range(2, 6) for o in OPTIONS]
 DEALS = 20
@@ -44,6 +53,8 @@ DEALS = 20
 def case_id(case: tuple[int, dict[str, object]]) -> str:
     n, options = case
     name = "all-options" if len(options) > 1 else "-".join(options) or "plain"
+    if options.get("tax_style") == "best":
+        name = "tax-best" if len(options) == 2 else "order-options-tax-best"
     return f"{n}p-{name}"
 
 

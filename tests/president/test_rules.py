@@ -1,4 +1,4 @@
-"""One or more tests per rule ID of ``rules/president.md`` (PRE-01 … PRE-31).
+"""One or more tests per rule ID of ``rules/president.md`` (PRE-01 … PRE-31, PRE-21 included).
 
 Each test states the rule's expected outcome from the specification and checks
 the engine through the public surface: ``new_deal(hands=...)``, ``legal_moves``,
@@ -8,6 +8,11 @@ Scenario hands are written in PRE-30 notation; seat 0 leads unless said.
 
 from __future__ import annotations
 
+import itertools
+import json
+import random
+from collections.abc import Iterable, Sequence
+
 import pytest
 
 import shedkit
@@ -15,8 +20,9 @@ from shedkit import IllegalMoveError, InvalidMoveError, OptionError
 from shedkit.agents import make_agent
 from shedkit.core.match import Match, play_deal
 from shedkit.president import TITLES, President, State, card_str
-from shedkit.president.combos import JOKER
+from shedkit.president.combos import JOKER, card_key
 from shedkit.president.rules import SetupError, title
+from shedkit.president.view import HIDDEN_GIVE
 
 
 def make(**options: object) -> President:
@@ -607,6 +613,271 @@ def test_pre_20_a_match_with_the_tax() -> None:
             "moves"
         ][:2]
         assert shedkit.replay(result.record).record() == result.record
+
+
+# -- tax style (PRE-21) ------------------------------------------------------------
+
+
+def best_deal(
+    hands: Sequence[str | None],
+    order: list[int],
+    game: President | None = None,
+    revolution: bool = False,
+) -> State:
+    """A deal under ``tax_style = "best"`` after a deal that finished in ``order``."""
+    game = game or make(players=len(hands), tax=True, tax_style="best")
+    return game.new_deal(
+        seed=21, hands=hands, previous_order=order, dealer=0, revolution=revolution
+    )
+
+
+def cards(state: State, seat: int) -> set[str]:
+    return {card_str(c) for c in state.hand(seat)}
+
+
+def texts(ids: Iterable[int]) -> set[str]:
+    return {card_str(c) for c in ids}
+
+
+def test_pre_21_option_values_default_and_preset() -> None:
+    assert make().options.tax_style == "drawn"
+    intl = shedkit.make("president", preset="international").options
+    assert (intl.tax_style, intl.tax, intl.rank_order) == ("best", True, "two-high")
+    with pytest.raises(OptionError, match=r"tax_style.*'drawn', 'best'"):
+        make(tax_style="random")
+    with pytest.raises(OptionError, match="tax_style"):
+        make(tax_style=True)
+
+
+def test_pre_21_the_best_cards_move_by_themselves() -> None:
+    # Seat 3 (last) hands seat 0 (first) its two kings; seat 2 hands seat 1 its queen.
+    hands = ["As 2s 3s", "Ah 2h 3h", "4c 5c Qc 6c", "7d 8d Ks 9d Kh"]
+    state = best_deal(hands, [0, 1, 2, 3])
+    assert state.exchanges == [(0, 3, 2), (1, 2, 1)]
+    assert [texts(d) for d in state.tax_draws] == [{"Ks", "Kh"}, {"Qc"}]
+    assert cards(state, 0) == {"As", "2s", "3s", "Ks", "Kh"}
+    assert cards(state, 3) == {"7d", "8d", "9d"}
+    assert cards(state, 1) == {"Ah", "2h", "3h", "Qc"}
+    assert cards(state, 2) == {"4c", "5c", "6c"}
+    # Nothing was a move: the history is empty, the first finisher is to give back.
+    assert state.phase == "tax" and state.current_player == 0 and state.history == []
+
+
+def test_pre_21_equal_ranks_go_by_the_suit_order_s_h_d_c() -> None:
+    # Four kings: the two highest by PRE-30's order s h d c (low to high) are Kd and Kc.
+    state = best_deal(["As", "Ks Kh Kd Kc 3s"], [0, 1])
+    assert texts(state.tax_draws[0]) == {"Kd", "Kc"}
+    state = best_deal(["As", "Ks Kh Ad 3s"], [0, 1])
+    assert texts(state.tax_draws[0]) == {"Ks", "Kh"}
+
+
+def test_pre_21_with_a_joker_the_joker_counts_highest() -> None:
+    game = make(players=3, jokers=1, tax=True, tax_style="best")
+    state = best_deal(["As", "2s", "Jk 3h Kc Qs"], [1, 0, 2], game)
+    assert state.exchanges == [(1, 2, 2)]
+    assert texts(state.tax_draws[0]) == {"Jk", "Kc"}
+    assert cards(state, 1) == {"2s", "Jk", "Kc"}
+
+
+def test_pre_21_the_order_in_force_two_high_and_revolution() -> None:
+    two_high = make(players=2, tax=True, tax_style="best", rank_order="two-high")
+    state = best_deal(["3s", "As 2h Kd 5c"], [0, 1], two_high)
+    assert texts(state.tax_draws[0]) == {"As", "2h"}
+    # A revolution carried into the deal (PRE-14) reverses the order: the low cards are best.
+    lasting = make(players=2, tax=True, tax_style="best", revolution_persists=True)
+    state = best_deal(["3s", "As 2h Kd 5c"], [0, 1], lasting, revolution=True)
+    assert texts(state.tax_draws[0]) == {"As", "2h"}
+    state = best_deal(["3s", "As 2h Kd 5c"], [0, 1], lasting)
+    assert texts(state.tax_draws[0]) == {"Kd", "5c"}
+    # Through a match: the previous deal's revolution sets the order of the tax.
+    rev = _revolution_deal(lasting)
+    nxt = lasting.new_deal(seed=2, **lasting.match_setup(1, rev))
+    assert nxt.revolution is True
+    assert set(nxt.tax_draws[0]) == set(nxt.sort(nxt.dealt[rev.finished[-1]])[-2:])
+
+
+def test_pre_21_the_give_back_choices_are_exactly_the_legal_moves() -> None:
+    state = best_deal([None] * 4, [2, 0, 3, 1])
+    assert state.phase == "tax" and state.current_player == 2
+    hand = state.hand(2)
+    assert len(hand) == 15
+    expected = {frozenset(pair) for pair in itertools.combinations(hand, 2)}
+    gives = state.legal_moves()
+    assert all(m.kind == "give" for m in gives)
+    assert {frozenset(m.cards) for m in gives} == expected and len(gives) == len(expected)
+    # The received cards are among the choices; pass and plays are not.
+    assert any(set(m.cards) == set(state.tax_draws[0]) for m in gives)
+    assert_illegal(state, "pass")
+    with pytest.raises(IllegalMoveError, match="PRE-21"):
+        state.apply(state.game.parse_move("pass"))
+    state.apply(gives[0])
+    assert state.current_player == 0
+    one = state.legal_moves()
+    assert {m.cards for m in one} == {(c,) for c in state.hand(0)} and len(one) == 14
+    state.apply(one[-1])
+    assert state.phase == "play" and state.current_player == 1  # after the dealer (PRE-06)
+    assert [len(state.hand(s)) for s in range(4)] == [13] * 4
+
+
+def test_pre_21_received_cards_may_be_given_back() -> None:
+    hands = ["As 2s 3s", "Ah 2h 3h", "4c 5c Qc 6c", "7d 8d Ks 9d Kh"]
+    state = best_deal(hands, [0, 1, 2, 3])
+    play(state, "give Ks Kh", "give Qc")
+    # Each exchange handed the best cards straight back: every hand is as dealt.
+    for seat in range(4):
+        assert state.hand(seat) == state.sort(state.dealt[seat])
+    assert state.phase == "play"
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_pre_21_only_the_first_exchange_with_two_or_three_players(players: int) -> None:
+    order = list(range(players))[::-1]
+    state = best_deal([None] * players, order)
+    assert state.exchanges == [(order[0], order[-1], 2)]
+    assert len(state.tax_draws[0]) == 2
+    assert set(state.tax_draws[0]) == set(state.sort(state.dealt[order[-1]])[-2:])
+    state.apply(state.legal_moves()[0])
+    assert state.phase == "play"
+    assert all(len(state.hand(s)) == len(state.dealt[s]) for s in range(players))
+
+
+@pytest.mark.parametrize("players", [4, 5])
+def test_pre_21_two_exchanges_with_four_or_five_players(players: int) -> None:
+    order = list(range(players))[::-1]
+    state = best_deal([None] * players, order)
+    first, second, *_, second_last, last = order
+    assert state.exchanges == [(first, last, 2), (second, second_last, 1)]
+    assert set(state.tax_draws[0]) == set(state.sort(state.dealt[last])[-2:])
+    assert set(state.tax_draws[1]) == set(state.sort(state.dealt[second_last])[-1:])
+    size = state.game.options.hand_size
+    assert len(state.hand(first)) == size + 2 and len(state.hand(second)) == size + 1
+    state.apply(state.legal_moves()[3])
+    assert all(m.size == 1 for m in state.legal_moves())
+    state.apply(state.legal_moves()[0])
+    assert [len(state.hand(s)) for s in range(players)] == [size] * players
+
+
+def test_pre_21_exchange_partners_see_the_cards_the_others_only_counts() -> None:
+    from shedkit.protocol.views import serialize_view
+
+    state = best_deal([None] * 4, [2, 0, 3, 1])
+    best = set(state.tax_draws[0])
+    give = state.legal_moves()[7]
+    state.apply(give)
+    assert set(state.view(2).tax_drawn) == best == set(state.view(1).tax_lost)
+    assert state.view(0).tax_drawn == state.tax_draws[1] == state.view(3).tax_lost
+    for partner in (2, 1):
+        assert state.view(partner).history[0] == (2, give, give.cards)
+    for seat in (0, 3, None):
+        view = state.view(seat)
+        assert not best & set(view.tax_drawn + view.tax_lost)
+        assert view.history[0][1] is HIDDEN_GIVE and view.history[0][2] == ()
+        assert view.exchanges[0] == (2, 1, 2)  # how many, not which
+        assert view.cards_left == (14, 13, 13, 12)  # the second exchange is still open
+        data = serialize_view("president", view)
+        seen = {c["c"] for c in data["hand"] + data["tax_drawn"] + data["tax_lost"]}
+        seen |= {c["c"] for e in data["history"] for c in e["cards"]}
+        assert not seen & (best | set(give.cards)) - set(view.hand)
+        assert data["tax_style"] == "best"
+
+
+def test_pre_21_a_record_replays_exactly() -> None:
+    game = make(players=5, jokers=1, tax=True, tax_style="best")
+    state = game.new_deal(seed=8, previous_order=[3, 1, 4, 0, 2])
+    rng = random.Random(8)
+    records = []
+    while not state.is_over:
+        records.append(json.loads(json.dumps(state.record())))
+        moves = state.legal_moves()
+        state.apply(moves[rng.randrange(len(moves))])
+    records.append(state.record())
+    for record in records:
+        assert record["options"]["tax_style"] == "best"
+        assert "tax_draws" not in record["setup"]  # they follow from the hands
+        again = shedkit.replay(record)
+        assert again.record() == record
+        assert again.tax_draws == state.tax_draws
+    again = shedkit.replay(records[-1])
+    assert again.hands == state.hands and again.history == state.history
+    # A set-up naming other cards than the best ones is not a possible deal.
+    bad = json.loads(json.dumps(records[-1]))
+    bad["setup"]["tax_draws"] = [[0, 1], [2]]
+    with pytest.raises(shedkit.RecordError, match="PRE-21"):
+        shedkit.replay(bad)
+
+
+def test_pre_21_a_match_with_the_best_cards_tax() -> None:
+    game = shedkit.make("president", preset="international", players=4)
+    match = Match(game, seed=6, deals=4)
+    agents = [make_agent("random", game, s) for s in range(4)]
+    previous = None
+    while not match.is_over:
+        state = match.next_deal()
+        if previous is not None:
+            order = previous.finished
+            assert state.exchanges == [(order[0], order[-1], 2), (order[1], order[-2], 1)]
+            assert set(state.tax_draws[0]) == set(state.sort(state.dealt[order[-1]])[-2:])
+        previous = play_deal(state, agents)
+        match.finish_deal(previous)
+    for result in match.results[1:]:
+        assert result.record is not None
+        assert [m[:4] for m in result.record["moves"][:2]] == ["give", "give"]
+        assert shedkit.replay(result.record).record() == result.record
+
+
+def test_pre_21_drawn_stays_the_default_and_unnamed_in_records() -> None:
+    state = tax_deal(4, [2, 0, 3, 1])
+    record = state.record()
+    assert "tax_style" not in record["options"] and "tax_draws" in record["setup"]
+    # A record that does not name tax_style is "drawn", even under the preset that says
+    # "best" (a record of the international preset written before PRE-21).
+    game = shedkit.make("president", preset="international", tax_style="drawn")
+    old = game.new_deal(seed=4, previous_order=[1, 0, 3, 2])
+    old.apply(old.legal_moves()[0])
+    record = json.loads(json.dumps(old.record()))
+    assert record["preset"] == "international" and "tax_style" not in record["options"]
+    again = shedkit.replay(record)
+    assert again.game.options.tax_style == "drawn"
+    assert again.record() == record and again.hands == old.hands
+
+
+def test_pre_21_tax_draws_must_be_the_best_cards() -> None:
+    game = make(players=2, tax=True, tax_style="best")
+    hands = ["As 2s", "Ks Kh 3c"]
+    state = game.new_deal(seed=1, hands=hands, previous_order=[0, 1], tax_draws=[[48, 49]])
+    assert texts(state.tax_draws[0]) == {"Ks", "Kh"}
+    with pytest.raises(SetupError, match="PRE-21"):
+        game.new_deal(seed=1, hands=hands, previous_order=[0, 1], tax_draws=[[48, 11]])
+
+
+def test_pre_21_determinize_keeps_what_each_seat_knows() -> None:
+    rng = random.Random(3)
+    game = make(players=4, tax=True, tax_style="best")
+    position = game.tables.position
+
+    def key(c: int) -> tuple[int, int]:
+        return card_key(c, position, False)
+
+    for seed in range(20):
+        state = game.new_deal(seed=seed, previous_order=[0, 1, 2, 3], dealer=3)
+        # The first finisher received the last one's best cards: the last holds only lower.
+        view = state.view(0)
+        for _ in range(3):
+            det = game.determinize(view, rng)
+            assert set(det.hand(0)) == set(state.hand(0))
+            bar = min(key(c) for c in view.tax_drawn)
+            assert all(key(c) < bar for c in det.hand(3))
+            # Outside the second exchange, still open: its giver holds a card above all
+            # of its loser's, the one handed over.
+            top = max(key(c) for c in det.hand(2))
+            assert any(key(c) > top for c in det.hand(1))
+            assert det.tax_draws[1] and set(det.tax_draws[1]) <= set(det.hand(1))
+            assert det.view(0) == view
+        # The last finisher knows where its best cards went.
+        view = state.view(3)
+        det = game.determinize(view, rng)
+        assert set(view.tax_lost) <= set(det.hand(0))
+        assert det.view(3) == view
 
 
 # -- notation ----------------------------------------------------------------------

@@ -14,7 +14,7 @@ SRC = Path(rulebook.__file__).resolve().parent.parent
 SPEC_IDS = {
     "doudizhu": [f"DDZ-{n:02d}" for n in [*range(1, 24), 30, 31, 32, 33, 34, 40, 41, 42, 43]]
     + ["DDZ-16a", "DDZ-50", "DDZ-51"],
-    "president": [f"PRE-{n:02d}" for n in [*range(1, 21), 30, 31]],
+    "president": [f"PRE-{n:02d}" for n in [*range(1, 22), 30, 31]],
     "dominoes": [f"DOM-{n:02d}" for n in [*range(1, 12), *range(20, 26), 30, 31, 32, 40, 41]],
 }
 
@@ -45,7 +45,7 @@ def test_rule_lookup_is_case_insensitive_and_knows_the_game() -> None:
 
 def test_unknown_rule_lists_nearby_ids() -> None:
     with pytest.raises(rulebook.UnknownRuleError, match=r"nearby: .*PRE-1"):
-        rulebook.rule("PRE-21")
+        rulebook.rule("PRE-22")
     with pytest.raises(rulebook.UnknownRuleError, match="prefixes are DDZ"):
         rulebook.rule("XYZ-3")
     with pytest.raises(rulebook.UnknownRuleError, match="not a rule ID"):

@@ -12,7 +12,9 @@ sizes in both languages, the auction, the tax and the end of the deal. No notati
 
 from __future__ import annotations
 
+import json
 import os
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -37,6 +39,14 @@ pytestmark = pytest.mark.skipif(
     not os.path.exists(CHROMIUM), reason="Debian's chromium is not installed (make test does)"
 )
 CONN = "() => window.shedkit && window.shedkit.status === '{}'"
+I18N = Path(__file__).resolve().parents[2] / "src" / "shedkit" / "server" / "static" / "i18n"
+
+
+def tax_rule(lang: str, style: str) -> str:
+    """The tax panel's sentence for the rule in force (PRE-20 drawn, PRE-21 best)."""
+    words = json.loads((I18N / lang / "president.json").read_text(encoding="utf-8"))
+    rule: str = words["pre"][f"tax_rule_{style}"]
+    return rule
 
 
 def seat_people(live: LiveServer, browser: Any, table_id: str) -> tuple[Any, Any, list[str]]:
@@ -130,6 +140,9 @@ def play_to_the_end(
                     in_both_languages(page, f"auction-{game}", page is a)
                     checked["auction"] = True
                 if page.locator("#give").count() and not checked.get("tax"):
+                    style = state(page)["view"]["tax_style"]
+                    shown = page.locator(".tax-rule").inner_text().strip()
+                    assert shown == tax_rule("en" if page is a else "zh", style)
                     in_both_languages(page, "tax-president", page is a)
                     checked["tax"] = True
                 swipe = game == "doudizhu" and page is b and not checked.get("swipe")

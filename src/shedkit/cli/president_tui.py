@@ -241,21 +241,24 @@ class PresidentTUI(MatchTUI):
         if view.leftover:
             c.print(f"Out of play (public): [bold]{cards_text(view.leftover)}[/]", highlight=False)
         c.print(self.order_line(view), highlight=False)
+        best = view.options.tax_style == "best"  # PRE-21: the loser's best cards, not drawn
         for giver, receiver, count in view.exchanges:
+            me = giver == self.human
+            taken = f"the {count} highest card(s) of" if best else f"{count} random card(s) from"
             c.print(
                 f"Tax: {self.short[giver]} ({self.last_titles.get(giver, 'first')}) "
-                f"{verb(giver == self.human, 'take', 'takes')} {count} random card(s) from "
+                f"{verb(me, 'take', 'takes')} {taken} "
                 f"{self.short[receiver]} ({self.last_titles.get(receiver, 'last')}) and "
-                f"{verb(giver == self.human, 'give', 'gives')} back {count} of "
-                f"{verb(giver == self.human, 'your', 'their')} choice.",
+                f"{verb(me, 'give', 'gives')} back {count} of "
+                f"{verb(me, 'your', 'their')} choice.",
                 highlight=False,
             )
         if view.tax_drawn:
-            c.print(f"You drew [bold]{cards_text(view.tax_drawn)}[/] at random.", highlight=False)
+            how = "received [bold]{}[/], the best cards" if best else "drew [bold]{}[/] at random"
+            c.print(f"You {how.format(cards_text(view.tax_drawn))}.", highlight=False)
         if view.tax_lost:
-            c.print(
-                f"[bold]{cards_text(view.tax_lost)}[/] were drawn from your hand.", highlight=False
-            )
+            how = ", your best cards, were handed over" if best else " were drawn from your hand"
+            c.print(f"[bold]{cards_text(view.tax_lost)}[/]{how}.", highlight=False)
         if view.phase == "play":
             c.print(self.narrator.lead_line(view), highlight=False)
 
@@ -386,8 +389,12 @@ def replay_deal(
     start = state.view(None)
     if start.revolution:
         c.print("The deal starts under a revolution.")
+    best = state.game.options.tax_style == "best"  # PRE-21
     for (giver, loser, _), drawn in zip(state.exchanges, state.tax_draws, strict=True):
-        c.print(f"Tax: {names[giver]} draws {cards_text(drawn)} from {names[loser]}.")
+        if best:
+            c.print(f"Tax: {names[loser]} hands {names[giver]} its best, {cards_text(drawn)}.")
+        else:
+            c.print(f"Tax: {names[giver]} draws {cards_text(drawn)} from {names[loser]}.")
     if start.phase == "play":
         c.print(narrator.lead_line(start), highlight=False)
 

@@ -9,12 +9,24 @@ A card is an int: ``face * 4 + suit`` for the 52 suited cards, faces
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
 from shedkit.core.pickling import reduce_dataclass
 
-__all__ = ["FACE_CHARS", "JOKER", "KINDS", "PASS", "SUIT_CHARS", "Move", "card_str", "normal_order"]
+__all__ = [
+    "FACE_CHARS",
+    "JOKER",
+    "KINDS",
+    "PASS",
+    "SUIT_CHARS",
+    "Move",
+    "best_cards",
+    "card_key",
+    "card_str",
+    "normal_order",
+]
 
 FACE_CHARS: Final = "A23456789TJQK"
 SUIT_CHARS: Final = "shdc"
@@ -35,6 +47,26 @@ def normal_order(rank_order: str) -> tuple[int, ...]:
     if rank_order == "ace-low":
         return tuple(range(13))
     return (*tuple(range(2, 13)), 0, 1)
+
+
+def card_key(card: int, position: Sequence[int], reverse: bool) -> tuple[int, int]:
+    """Where ``card`` sorts, low to high, in the order in force: face, then suit ``s h d c``.
+
+    ``position`` is each face's place in the normal order; ``reverse`` is a
+    revolution (PRE-13). The joker sorts above every card (PRE-21).
+    """
+    if card == JOKER:
+        return (13, 0)
+    p = position[card // 4]
+    return (12 - p if reverse else p, card % 4)
+
+
+def best_cards(
+    cards: Sequence[int], count: int, position: Sequence[int], reverse: bool
+) -> tuple[int, ...]:
+    """The ``count`` highest of ``cards`` in the order in force, as ascending ids (PRE-21)."""
+    ranked = sorted(cards, key=lambda c: card_key(c, position, reverse))
+    return tuple(sorted(ranked[len(ranked) - min(count, len(ranked)) :]))
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,4 +1,4 @@
-"""President options (PRE-01, PRE-03, PRE-08, PRE-13, PRE-14, PRE-18, PRE-20) and presets."""
+"""President options (PRE-01, PRE-03, PRE-08, PRE-13, PRE-14, PRE-18, PRE-20/21) and presets."""
 
 from __future__ import annotations
 
@@ -59,6 +59,15 @@ class Options:
             )
         },
     )
+    tax_style: Literal["drawn", "best"] = field(
+        default="drawn",
+        metadata={
+            "help": (
+                "how the tax takes cards: drawn, at random from the bottom finishers (PRE-20); "
+                "best, their highest cards, the top ones giving back any (PRE-21)"
+            )
+        },
+    )
 
     def __post_init__(self) -> None:
         from shedkit.core.errors import OptionError
@@ -74,14 +83,14 @@ class Options:
 
 PRESETS: dict[str, dict[str, Any]] = {
     "standard": {},
-    # The common international reading: 2 high, tax on, a joker.
-    "international": {"rank_order": "two-high", "tax": True},
+    # The common international reading: 2 high, the tax with the best cards (PRE-21).
+    "international": {"rank_order": "two-high", "tax": True, "tax_style": "best"},
     "all-options": {"jokers": 1, "eight_stops": True, "tax": True},
 }
 
 #: What each preset changes, in a line (``shedkit play --help``).
 PRESET_HELP: dict[str, str] = {
     "standard": "the rules as specified: ace low, no joker, no tax",
-    "international": "2 high and the tax",
+    "international": "2 high and the tax, the loser's best cards (tax_style=best)",
     "all-options": "a joker, eights stop, and the tax",
 }

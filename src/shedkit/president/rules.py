@@ -1,5 +1,10 @@
 """President: the game, its state, the tax, play, revolution and finishing order (PRE-01…31).
 
+The tax (PRE-20, PRE-21) happens at the deal's start: ``new_deal`` fixes what
+leaves each loser by itself (cards drawn at random, or under ``tax_style =
+"best"`` the loser's highest cards), ``State`` moves them to the giver before
+any move, and the ``"tax"`` phase's only moves are the givers' ``give`` choices.
+
 >>> import shedkit
 >>> game = shedkit.make("president", players=4)
 >>> state = game.new_deal(seed=3)
@@ -11,6 +16,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import random
 from collections.abc import Mapping, Sequence
@@ -24,7 +30,7 @@ from shedkit.core.info import GameInfo
 from shedkit.core.options import build_options, options_to_dict
 from shedkit.core.rng import randbelow, shuffle
 from shedkit.president.actions import Tables, tables_for
-from shedkit.president.combos import EIGHT, JOKER, PASS, Move, card_str
+from shedkit.president.combos import EIGHT, JOKER, PASS, Move, best_cards, card_str
 from shedkit.president.movegen import play_keys
 from shedkit.president.notation import parse_cards, parse_move
 from shedkit.president.options import PRESETS, Options
@@ -87,7 +93,7 @@ class President(GameBase[Move, "State"]):
         return parse_move(text, self.tables)
 
     def match_setup(self, deals_played: int, previous: State | None = None) -> dict[str, Any]:
-        """Set-up of a match's next deal: dealer rotation (PRE-04), the tax (PRE-20), the order."""
+        """Set-up of a match's next deal: dealer rotation (PRE-04), tax (PRE-20/21), the order."""
         if previous is None:
             return {}
         setup: dict[str, Any] = {"dealer": (previous.dealer + 1) % self.num_players}
@@ -108,12 +114,15 @@ class President(GameBase[Move, "State"]):
         tax_draws: Sequence[Sequence[int]] | None = None,
         revolution: object = False,
     ) -> State:
-        """Deal a new hand, deterministic from ``seed`` (PRE-04…06, PRE-20).
+        """Deal a new hand, deterministic from ``seed`` (PRE-04…06, PRE-20, PRE-21).
 
         ``hands`` fixes some or all hands (card ids or text such as ``"7c 7h Jk"``);
         the rest are dealt. Cards in no hand are the public leftover (PRE-05).
         ``previous_order`` (the last deal's finishing order) starts the tax when
         the ``tax`` option is on; ``tax_draws`` fixes the cards taken at random.
+        With ``tax_style = "best"`` the loser's highest cards in the order in force
+        (``revolution`` at the deal's start) are taken instead and nothing is drawn;
+        ``tax_draws``, if given, must name those very cards.
         """
         seed = seed_arg(seed)
         opts = self.options
@@ -149,8 +158,19 @@ class President(GameBase[Move, "State"]):
             if n >= 4:
                 exchanges.append((order[1], order[-2], 1))
         draws: list[tuple[int, ...]] = []
+        best = opts.tax_style == "best"
         for i, (_, loser, count) in enumerate(exchanges):
-            if tax_draws is not None:
+            if best:
+                # PRE-21: the loser's highest cards move by themselves; no random draw.
+                drawn = best_cards(dealt[loser], count, self.tables.position, revolution is True)
+                if tax_draws is not None and (
+                    len(tax_draws) != len(exchanges) or tuple(sorted(tax_draws[i])) != drawn
+                ):
+                    raise SetupError(
+                        f"tax_style 'best': tax draw {i + 1} must be the {count} highest "
+                        f"card(s) of seat {loser} (PRE-21), or leave tax_draws out"
+                    )
+            elif tax_draws is not None:
                 if len(tax_draws) != len(exchanges):
                     raise SetupError(f"tax_draws must list {len(exchanges)} draws")
                 drawn = tuple(sorted(tax_draws[i]))
@@ -180,6 +200,24 @@ class President(GameBase[Move, "State"]):
         from shedkit.president.view import determinize
 
         return determinize(self, view, rng)
+
+    def replay(self, record: Mapping[str, Any], steps: int | None = None) -> State:
+        """Rebuild the state ``record`` describes (see :meth:`GameBase.replay`).
+
+        A record names ``tax_style`` only when it is not ``"drawn"`` (PRE-21), so a
+        record without it replays under ``"drawn"`` even where this game's preset
+        (``"international"``) says ``"best"``: records written before the option
+        existed keep replaying as they were played.
+        """
+        options = record.get("options") if isinstance(record, Mapping) else None
+        if (
+            isinstance(options, Mapping)
+            and "tax_style" not in options
+            and self.options.tax_style != "drawn"
+        ):
+            drawn = dataclasses.replace(self.options, tax_style="drawn")
+            return President(drawn, self.preset).replay(record, steps)
+        return super().replay(record, steps)
 
     def deal_from_setup(self, seed: int, setup: Mapping[str, Any]) -> State:
         """The deal a record's ``seed`` and ``setup`` describe, before any move."""
@@ -268,7 +306,8 @@ class State:
         self.history: list[tuple[int, Move, tuple[int, ...]]] = []
         self.trick_start = 0
         self._legal: tuple[Move, ...] | None = None
-        # PRE-20: the random cards go to the giver before any chosen card moves.
+        # PRE-20: the random cards (PRE-21: the best cards) go to the giver before any
+        # chosen card moves.
         for (giver, loser, _), drawn in zip(exchanges, draws, strict=True):
             bits = mask_of(drawn)
             self.hands[loser] &= ~bits
@@ -337,9 +376,13 @@ class State:
             legal = ()
         elif self.phase == "tax":
             _, _, count = self.exchanges[self.tax_step]
-            # PRE-20: the giver chooses among their own dealt cards, never the ones just
-            # drawn, so the exchange is a swap and never hands a card straight back.
-            hand = members(self.hands[seat] & ~mask_of(self.tax_draws[self.tax_step]))
+            if self.game.options.tax_style == "best":
+                # PRE-21: any cards of the giver's hand, the ones just received included.
+                hand = members(self.hands[seat])
+            else:
+                # PRE-20: the giver chooses among their own dealt cards, never the ones just
+                # drawn, so the exchange is a swap and never hands a card straight back.
+                hand = members(self.hands[seat] & ~mask_of(self.tax_draws[self.tax_step]))
             legal = tuple(
                 t.by_key[("give", combo, -1)] for combo in itertools.combinations(hand, count)
             )
@@ -425,6 +468,11 @@ class State:
         seat = self.current_player
         if self.phase == "tax":
             _, receiver, count = self.exchanges[self.tax_step]
+            if self.game.options.tax_style == "best":
+                return (
+                    f"the tax is on: seat {seat} gives seat {receiver} back {count} card(s) "
+                    f"of its choice from its hand (give …) (PRE-21)"
+                )
             return (
                 f"the tax is on: seat {seat} gives seat {receiver} {count} card(s) of its own "
                 f"dealt hand, not the cards just drawn (give …) (PRE-20)"
@@ -594,14 +642,21 @@ class State:
         }
         if self.exchanges:
             setup["previous_order"] = self._previous_order()
-            setup["tax_draws"] = [list(d) for d in self.tax_draws]
+            if self.game.options.tax_style != "best":
+                # PRE-21: the best cards follow from the hands; only random draws are kept.
+                setup["tax_draws"] = [list(d) for d in self.tax_draws]
         if self.start_revolution:
             setup["revolution"] = True
+        options = options_to_dict(self.game.options)
+        if options["tax_style"] == "drawn":
+            # PRE-21: "drawn" goes unnamed, so records are as they were before the option,
+            # and a record that does not name it replays as "drawn" (President.replay).
+            del options["tax_style"]
         record: dict[str, Any] = {
             "game": self.game.name,
             "version": RECORD_VERSION,
             "preset": self.game.preset,
-            "options": options_to_dict(self.game.options),
+            "options": options,
             "seed": self.seed,
             "setup": setup,
             "hands_text": [" ".join(card_str(c) for c in h) for h in self.dealt],

@@ -1,7 +1,9 @@
 """What one seat may know of a President deal, and deals consistent with it.
 
-The leftover cards are public (PRE-05); the tax's randomly drawn cards and the
-chosen cards are known only to the two seats of each exchange (PRE-20).
+The leftover cards are public (PRE-05); the tax's randomly drawn cards (or,
+with ``tax_style = "best"``, the best cards handed over) and the chosen cards
+are known only to the two seats of each exchange; the other seats see how many
+(PRE-20, PRE-21).
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
 from shedkit.core.pickling import reduce_dataclass
-from shedkit.president.combos import Move
+from shedkit.president.combos import Move, card_key
 from shedkit.president.options import Options
 
 if TYPE_CHECKING:
@@ -29,7 +31,8 @@ class View:
 
     ``order`` is the faces low to high in the order in force; ``finished`` the
     seats out so far, first first; ``exchanges`` the tax's ``(giver, receiver,
-    count)``; ``tax_drawn``/``tax_lost`` the cards this seat drew or lost.
+    count)``; ``tax_drawn``/``tax_lost`` the cards this seat drew or lost (with
+    ``tax_style = "best"``: the best cards it received or handed over, PRE-21).
     """
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
@@ -90,11 +93,16 @@ def determinize(game: President, view: View, rng: random.Random) -> State:
     seen = set(view.leftover) | played | set().union(*known)
     unseen = [c for c in game.deck if c not in seen]
     rng.shuffle(unseen)
+    best = view.options.tax_style == "best" and bool(view.exchanges)
     hands: list[list[int]] = []
-    for s in range(n):
-        need = view.cards_left[s] - len(known[s])
-        hands.append(sorted(known[s]) + unseen[:need])
-        unseen = unseen[need:]
+    taken: list[tuple[int, ...]] = []
+    if best:
+        hands, taken = _deal_best(game, view, known, unseen, rng)
+    else:
+        for s in range(n):
+            need = view.cards_left[s] - len(known[s])
+            hands.append(sorted(known[s]) + unseen[:need])
+            unseen = unseen[need:]
     state = game.new_deal(seed=rng.randrange(2**63), hands=hands, dealer=view.dealer)
     state.leftover = view.leftover
     state.phase = view.phase
@@ -109,6 +117,8 @@ def determinize(game: President, view: View, rng: random.Random) -> State:
             draws.append(tuple(sorted(view.tax_drawn)))
         elif loser == me:
             draws.append(tuple(sorted(view.tax_lost)))
+        elif best:
+            draws.append(taken[i])
         elif i >= view.tax_step:
             draws.append(tuple(sorted(rng.sample(hands[giver], min(count, len(hands[giver]))))))
         else:
@@ -124,3 +134,64 @@ def determinize(game: President, view: View, rng: random.Random) -> State:
     state.trick_start = len(view.history) - len(view.trick)
     state._legal = None
     return state
+
+
+def _deal_best(
+    game: President,
+    view: View,
+    known: list[set[int]],
+    unseen: list[int],
+    rng: random.Random,
+) -> tuple[list[list[int]], list[tuple[int, ...]]]:
+    """The hands of a deal under ``tax_style = "best"`` that agree with what ``view`` knows.
+
+    PRE-21: a loser handed over its highest cards in the order in force at the
+    deal's start. A seat that received them knows the loser kept only lower
+    cards, so the loser's unknown cards are dealt from those. For an exchange
+    the seat is not in and whose giver has not given back yet, the giver must
+    hold cards above all of the loser's: the highest of the two hands go to the
+    giver, those being the cards handed over. (Once a giver has given back, any
+    hands agree: it may have given back the very cards it received.) Returns the
+    hands and, per exchange, the best cards so dealt (``()`` where not dealt here).
+    """
+    me = view.seat
+    n = view.num_players
+    # The order at the deal's start: each quad played since flipped it (PRE-13).
+    rev = view.revolution
+    if view.options.revolution and sum(1 for _, m, _ in view.history if m.kind == "quad") % 2:
+        rev = not rev
+    position = game.tables.position
+
+    def key(c: int) -> tuple[int, int]:
+        return card_key(c, position, rev)
+
+    need = [view.cards_left[s] - len(known[s]) for s in range(n)]
+    fixed: dict[int, list[int]] = {}
+    for giver, loser, _ in view.exchanges:
+        if giver == me and view.tax_drawn:
+            bar = min(key(c) for c in view.tax_drawn)
+            low = [c for c in unseen if key(c) < bar][: need[loser]]
+            fixed[loser] = low
+            gone = set(low)
+            unseen = [c for c in unseen if c not in gone]
+    hands: list[list[int]] = []
+    for s in range(n):
+        extra = fixed.get(s)
+        if extra is None:
+            extra = unseen[: need[s]]
+            unseen = unseen[need[s] :]
+        hands.append(sorted(known[s]) + extra)
+    taken: list[tuple[int, ...]] = []
+    for i, (giver, loser, count) in enumerate(view.exchanges):
+        if i < view.tax_step or me in (giver, loser):
+            taken.append(())
+            continue
+        pool = sorted(hands[giver] + hands[loser], key=key)
+        top = pool[len(pool) - min(count, len(hands[giver])) :]
+        rest = pool[: len(pool) - len(top)]
+        rng.shuffle(rest)
+        keep = len(hands[giver]) - len(top)
+        hands[giver] = sorted(top + rest[:keep])
+        hands[loser] = sorted(rest[keep:])
+        taken.append(tuple(sorted(top)))
+    return hands, taken

@@ -143,6 +143,9 @@ def _president(view: PresidentView) -> Json:
         "order": [FACE_CHARS[f] for f in view.order],
         "exchanges": [{"giver": g, "receiver": r, "count": c} for g, r, c in view.exchanges],
         "tax_step": view.tax_step,
+        # PRE-20 "drawn" (cards drawn at random) or PRE-21 "best" (the loser's best cards):
+        # tax_drawn/tax_lost are the cards this seat took or lost either way.
+        "tax_style": view.options.tax_style,
         "tax_drawn": _pre_cards(view.tax_drawn),
         "tax_lost": _pre_cards(view.tax_lost),
         "trick": trick,

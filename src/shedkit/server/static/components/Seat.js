@@ -69,7 +69,7 @@ export function Seat({ table, view, seat, you, pos, game, now }) {
     <div class="seat-name">${name}${seat === you ? html` <span class="you">${t("table.you")}</span>` : null}</div>
     ${left !== null ? html`<div class="seat-clock" role="timer">${t("table.seconds_left", { count: left })}</div>` : null}
     ${status.length ? html`<div class="seat-status">${status.join(" · ")}</div>` : null}
-    <div class="seat-score">${t("table.points", { count: table.totals[seat] })}</div>
+    ${table.totals ? html`<div class="seat-score">${t("table.points", { count: table.totals[seat] })}</div>` : null}
     <div class="seat-play">${view && game.LastPlay ? html`<${Fly} id=${plays} place=${pos}>
       <${game.LastPlay} view=${view} seat=${seat} table=${table} /></${Fly}>` : null}</div>
   </section>`;

@@ -5,6 +5,7 @@
 import { html } from "../lib/html.js";
 import { has, t } from "../lib/i18n.js";
 import { errorText } from "./ErrorMessage.js";
+import { botLabel } from "./Seat.js";
 
 export function gameName(game) {
   const key = `lobby.games.${game}.name`;
@@ -22,7 +23,7 @@ function SeatChip({ table, seat, index, onJoin }) {
   if (seat.taken && seat.is_bot) who = t("lobby.tables.seat_program", { name: seat.name });
   else if (seat.taken) who = seat.away ? t("lobby.tables.seat_away", { name: seat.name }) : seat.name;
   else if (seat.human_seat) who = t("lobby.tables.seat_empty");
-  else who = t("lobby.tables.seat_bot", { bot: seat.bot });
+  else who = t("lobby.tables.seat_bot", { bot: botLabel(seat.bot) });
   return html`<li class=${seat.taken ? "seat taken" : "seat open"}>
     <span class="seat-no">${t("lobby.tables.seat", { n })}</span>
     <span class="seat-who">${who}</span>

@@ -1,7 +1,8 @@
 // Dominoes at the table: tiles in the hand, the line that snakes with its spinner's arms,
 // a tile that fits two ends played by tapping the end, partners in team colours.
 import { html } from "../../lib/html.js";
-import { t } from "../../lib/i18n.js";
+import { language, t } from "../../lib/i18n.js";
+import { seatName } from "../../components/Seat.js";
 import { Tile } from "./Tile.js";
 import { Line } from "./Line.js";
 import { leadIndex, movesByEnd } from "./moves.js";
@@ -75,15 +76,20 @@ function Entry({ entry }) {
 function Summary({ view, table }) {
   const reason = view.end_reason === "blocked" ? t("dom.blocked") : t("dom.domino");
   const winner = view.winner === null || view.winner === undefined ? t("dom.void")
-    : t(view.teams ? "dom.team_wins" : "dom.seat_wins", { team: t(`dom.team.${view.winner % 2}`), name: table.seats[view.winner].name || t("table.seat_n", { n: view.winner + 1 }) });
+    : t(view.teams ? "dom.team_wins" : "dom.seat_wins", { team: t(`dom.team.${view.winner % 2}`), name: seatName(table, view.winner) });
   return html`<p class="result-line">${reason} ${winner}</p>
     <p class="breakdown">${t("dom.pips_left", { pips: view.pips.join(" / ") })}</p>`;
 }
 
+// A team is named by its players as the table names them (a bot seat by its bot), joined
+// as the page's language joins a list.
 function resultRows(view, table) {
   if (!view.teams) return table.seats.map((_, i) => ({ seats: [i] }));
-  return [0, 1].map((side) => ({ team: side, seats: table.seats.map((_, i) => i).filter((i) => i % 2 === side),
-    label: `${t(`dom.team.${side}`)}: ${table.seats.map((s, i) => (i % 2 === side ? s.name || t("table.seat_n", { n: i + 1 }) : null)).filter(Boolean).join(" + ")}` }));
+  const and = new Intl.ListFormat(language(), { type: "conjunction" });
+  return [0, 1].map((side) => {
+    const seats = table.seats.map((_, i) => i).filter((i) => i % 2 === side);
+    return { team: side, seats, label: `${t(`dom.team.${side}`)}: ${and.format(seats.map((i) => seatName(table, i)))}` };
+  });
 }
 
 export default {

@@ -16,11 +16,13 @@ function Exchange({ x, table, done, current }) {
   </li>`;
 }
 
-// For everyone: each exchange of the tax in a sentence, and what you gave and received.
+// For everyone: the rule in force (PRE-20 drawn, PRE-21 best), each exchange of the tax in a
+// sentence, and what you gave and received.
 export function TaxHandOff({ view, table }) {
   const given = view.history.filter((e) => e.kind === "give").length;
   return html`<div class="tax" aria-live="polite">
     <h3>${t("pre.tax")}</h3>
+    <p class="tax-rule">${t(view.tax_style === "best" ? "pre.tax_rule_best" : "pre.tax_rule_drawn")}</p>
     <ol class="exchanges">${view.exchanges.map((x, i) => html`<${Exchange} key=${i} x=${x} table=${table}
       done=${i < given} current=${i === given && view.phase === "tax"} />`)}</ol>
     ${view.tax_lost.length ? html`<p>${t("pre.you_gave")} <${Cards} cards=${view.tax_lost} size="mini" /></p>` : null}

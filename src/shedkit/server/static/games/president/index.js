@@ -19,18 +19,40 @@ export function titleCode(place, n) {
   return CODES[2];
 }
 
-// Titles the seats hold during this deal: those the last deal gave them.
-function heldTitles(table) {
-  const last = table.history[table.history.length - 1];
+// Titles the seats hold during this deal: those the last deal before it in the same match
+// gave them. A new match starts without titles, as it starts without the tax; a replay
+// passes the table as it stood at its deal, so it shows that deal's titles and not today's.
+export function heldTitles(table) {
+  const before = table.history.filter((d) => d.match === table.match_no && d.number < table.deal_number && !d.thrown_in);
+  const last = before[before.length - 1];
   const order = last && last.finished ? last.finished : [];
   const out = {};
   order.forEach((seat, place) => { out[seat] = titleCode(place, table.seats.length); });
   return out;
 }
 
-function moveName(m) {
+// How many cards a give of the tax moved. A seat outside the exchange (and a replay's
+// public view) sees the give without its cards, so the count comes from the exchange the
+// give settles: a seat's k-th give is the k-th exchange it gives in, whichever way the
+// tax is run; failing that, the exchange at the give's place in the tax. Null if unknown.
+export function giveCount(m, view) {
+  if (m.k) return m.k.length;
+  if (m.cards.length || !view) return m.cards.length || null;
+  const gives = view.history.filter((e) => e.kind === "give");
+  let at = gives.indexOf(m);
+  if (at < 0) at = gives.map((e) => e.seat).lastIndexOf(m.seat);
+  if (at < 0) return null;
+  const earlier = gives.slice(0, at).filter((e) => e.seat === m.seat).length;
+  const x = view.exchanges.filter((e) => e.giver === m.seat)[earlier] || view.exchanges[at];
+  return x ? x.count : null;
+}
+
+function moveName(m, view) {
   if (m.kind === "pass") return t("table.pass");
-  if (m.kind === "give") return t("pre.gives", { count: m.k ? m.k.length : m.cards.length });
+  if (m.kind === "give") {
+    const count = giveCount(m, view);
+    return count === null ? t("pre.gives_some") : t("pre.gives", { count });
+  }
   return t(`combo.president.${m.kind}`);
 }
 
@@ -46,8 +68,8 @@ function LastPlay({ view, seat }) {
   const mine = view.trick.filter((e) => e.seat === seat);
   const last = mine[mine.length - 1];
   if (!last) return null;
-  if (!last.cards.length) return html`<span class="bubble">${moveName(last)}</span>`;
-  return html`<${Cards} cards=${last.cards} size="table" label=${moveName(last)} />`;
+  if (!last.cards.length) return html`<span class="bubble">${moveName(last, view)}</span>`;
+  return html`<${Cards} cards=${last.cards} size="table" label=${moveName(last, view)} />`;
 }
 
 function Centre({ view, table }) {
@@ -68,9 +90,9 @@ function Controls({ view, table, you, mine, selected, actions }) {
   return html`<${Tax} view=${view} table=${table} you=${you} mine=${mine} selected=${selected} actions=${actions} />`;
 }
 
-function Entry({ entry }) {
+function Entry({ entry, view }) {
   return html`<span class="entry">${entry.cards.length && entry.kind !== "give" ? html`<${Cards} cards=${entry.cards} size="mini" />` : null}
-    <span class="entry-name">${moveName(entry)}</span></span>`;
+    <span class="entry-name">${moveName(entry, view)}</span></span>`;
 }
 
 function Summary({ view, table }) {
@@ -87,7 +109,7 @@ export default {
   name: "president",
   ...CARD_GAME,
   moveName,
-  playText: (e) => (e.cards.length && e.kind !== "give" ? `${moveName(e)}: ${cardsName(e.cards)}` : moveName(e)),
+  playText: (e, view) => (e.cards.length && e.kind !== "give" ? `${moveName(e, view)}: ${cardsName(e.cards)}` : moveName(e, view)),
   Role,
   LastPlay,
   Centre,
