@@ -201,6 +201,9 @@ def test_president_with_the_tax_in_the_browser(db: str, browser: Any) -> None:
         end_of_deal(a, b, "president", 3)
         a.click("#next")
         a.wait_for_function("() => window.shedkit.state.view && !window.shedkit.state.view.is_over")
+        # B was still reading the result: it stays, saying the next deal has begun, until closed.
+        b.wait_for_selector(".next-started")
+        b.click("#see-table")
         play_to_the_end(live, table_id, a, b, "president-2", checked)
         assert checked.get("tax") and checked.get("hint") and checked.get("tap")
         assert not errors, errors

@@ -414,6 +414,8 @@ def test_only_a_move_clears_the_timeouts_and_a_repeat_offender_gets_a_shorter_cl
             if deadline is not None and deadline > time.time() + 10 and not seat.away:
                 break
             wait(lambda: table.turn_key is None or seat.away, timeout=120)
+        # The shortened clock has no bank, and the clients are told so.
+        assert table.public()["turn"]["bank"] == 0.0
         griefer.drain(0.2)
         state = griefer.state
         assert state is not None and state["state_id"] == table.state_id

@@ -240,6 +240,8 @@ class TableRuntime:
     turn_timer: asyncio.TimerHandle | None = None
     turn_started: float = 0.0
     turn_deadline: float | None = None
+    # The bank within this turn's budget (none for a seat on a shortened clock).
+    turn_bank: float = 0.0
     banks: list[float] = field(default_factory=list)
     next_timer: asyncio.TimerHandle | None = None
     next_deadline: float | None = None
@@ -361,7 +363,7 @@ class TableRuntime:
             else {
                 "seat": self.turn_key[2],
                 "deadline": self.turn_deadline,
-                "bank": round(self.banks[self.turn_key[2]], 1),
+                "bank": round(self.turn_bank, 1),
             },
             "next_deal_at": self.next_deadline,
             "thinking": self.thinking,
@@ -1046,6 +1048,7 @@ class Manager:
             table.turn_key, table.turn_timer, table.turn_deadline = key, None, None
             if key is not None:
                 budget = self._turn_budget(table, key[2])
+                table.turn_bank = max(0.0, budget - table.turn_clock)
                 table.turn_started = loop.time()
                 table.turn_deadline = round(time.time() + budget, 3)
                 table.turn_timer = loop.call_later(budget, self._timeout, table, key)

@@ -21,13 +21,10 @@ function useFinalHands(table) {
   return { hands, number };
 }
 
-// props: view, table, you, game, onNext.
-export function EndOfDeal({ view, table, you, game, onNext }) {
+// props: view, table (as the deal ended), you, game, onNext, onClose, started (the next deal
+// has begun behind the dialog: Next has nothing left to do).
+export function EndOfDeal({ view, table, you, game, onNext, onClose, started }) {
   const { hands, number } = useFinalHands(table);
-  const [open, setOpen] = useState(true);
-  if (!open) {
-    return html`<button type="button" class="show-result" onClick=${() => setOpen(true)}>${t("table.show_result")}</button>`;
-  }
   const n = table.seats.length;
   const rows = game.resultRows ? game.resultRows(view, table) : table.seats.map((_, i) => ({ seats: [i] }));
   return html`<div class="overlay end-of-deal" role="dialog" aria-modal="false" aria-labelledby="score-screen">
@@ -49,11 +46,12 @@ export function EndOfDeal({ view, table, you, game, onNext }) {
           ${cards.length ? html`<${game.Drawing} items=${cards} view=${view} />` : html`<span class="hint">${t("table.out")}</span>`}
         </div>` : null)}
       </div>` : null}
+      ${started ? html`<p class="next-started" role="status">${t("table.next_started")}</p>` : null}
       <div class="dialog-actions">
         ${number !== null ? html`<a href=${`/replay/${table.id}/${number}`} target="_blank" class="button-link">${t("table.replay")}</a>` : null}
-        ${you !== null ? html`<button type="button" id="next" class="primary" onClick=${onNext}>
+        ${you !== null && !started ? html`<button type="button" id="next" class="primary" onClick=${onNext}>
           ${table.match_over ? t("table.rematch") : t("table.next_deal")}</button>` : null}
-        <button type="button" onClick=${() => setOpen(false)}>${t("table.see_table")}</button>
+        <button type="button" id="see-table" onClick=${onClose}>${t("table.see_table")}</button>
       </div>
     </div>
   </div>`;

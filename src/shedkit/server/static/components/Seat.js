@@ -19,11 +19,32 @@ export function botLabel(bot) {
   return label === key ? bot : label;
 }
 
+// The server's deadline ends the move clock and the bank together, and `bank` is the bank
+// the turn began with: the move clock runs first, the bank only once the clock is spent.
+export function turnClock(turn, now) {
+  const total = Math.max(0, turn.deadline - now);
+  const bank = Math.min(Math.max(0, turn.bank || 0), total);
+  const own = total - bank;
+  const onBank = own <= 0;
+  const left = Math.ceil(onBank ? total : own);
+  return { total, left, bank: Math.ceil(bank), onBank, urgent: left <= 5 };
+}
+
+// Two cards left is called out in the card games (报双), the last card or tile in all (报单).
+export function alertOf(game, count) {
+  if (count === 1) return "one";
+  if (count === 2 && game.unit === "cards") return "two";
+  return null;
+}
+
+export function alertText(game, alert) {
+  return t(alert === "one" ? `table.alert_one_${game.unit}` : "table.alert_two_cards");
+}
+
 // The turn ring: a circle that empties as the turn clock runs down.
-function TurnRing({ fraction, seconds }) {
+function TurnRing({ fraction, urgent }) {
   const r = 30;
   const length = 2 * Math.PI * r;
-  const urgent = seconds !== null && seconds <= 5;
   return html`<svg class=${"turn-ring" + (urgent ? " urgent" : "")} viewBox="0 0 68 68" aria-hidden="true">
     <circle cx="34" cy="34" r=${r} class="ring-back" />
     <circle cx="34" cy="34" r=${r} class="ring-time"
@@ -43,9 +64,12 @@ export function Seat({ table, view, seat, you, pos, game, now }) {
   const name = seatName(table, seat);
   const turn = view && view.current_player === seat && !view.is_over;
   const clock = table.turn && table.turn.seat === seat ? table.turn : null;
-  const left = clock ? Math.max(0, Math.ceil(clock.deadline - now)) : null;
-  const fraction = clock ? Math.min(1, (clock.deadline - now) / Math.max(1, table.turn_clock)) : 1;
+  const timer = clock ? turnClock(clock, now) : null;
+  // The ring shows the move clock, then fills again for the bank.
+  const fraction = !timer ? 1 : timer.onBank ? Math.min(1, timer.total / Math.max(1, clock.bank))
+    : Math.min(1, (timer.total - clock.bank) / Math.max(1, table.turn_clock));
   const count = view ? view.cards_left[seat] : null;
+  const alert = count !== null && !(view && view.is_over) ? alertOf(game, count) : null;
   const role = view && game.Role ? html`<${game.Role} view=${view} seat=${seat} table=${table} />` : null;
   const team = view && game.team ? game.team(view, seat) : null;
   const thinking = table.thinking === seat;
@@ -61,13 +85,18 @@ export function Seat({ table, view, seat, you, pos, game, now }) {
   return html`<section class=${`seat ${pos}` + (turn ? " turn" : "") + (seat === you ? " mine" : "") +
       (team !== null ? ` team-${team}` : "")} data-seat=${seat} aria-label=${label}>
     <div class="avatar-box">
-      ${turn ? html`<${TurnRing} fraction=${fraction} seconds=${left} />` : null}
+      ${turn ? html`<${TurnRing} fraction=${fraction} urgent=${!!(timer && timer.urgent)} />` : null}
       <div class="avatar" aria-hidden="true">${initials(name)}</div>
-      ${count !== null ? html`<span class="count" title=${label}>${count}</span>` : null}
+      ${count !== null ? html`<span class=${"count" + (alert ? ` alert alert-${alert}` : "")} title=${label}>${count}</span>` : null}
       ${role}
     </div>
     <div class="seat-name">${name}${seat === you ? html` <span class="you">${t("table.you")}</span>` : null}</div>
-    ${left !== null ? html`<div class="seat-clock" role="timer">${t("table.seconds_left", { count: left })}</div>` : null}
+    ${alert ? html`<div class=${`seat-alert alert-${alert}`}>${alertText(game, alert)}</div>` : null}
+    ${timer ? html`<div class=${"seat-clock" + (timer.urgent ? " urgent" : "") + (timer.onBank ? " on-bank" : "")} role="timer">
+      <span class="clock-left">${t("table.seconds_left", { count: timer.left })}</span>
+      ${timer.onBank ? html` <span class="clock-bank">${t("table.bank_running")}</span>`
+        : timer.bank > 0 ? html` <span class="clock-bank">${t("table.bank_plus", { count: timer.bank })}</span>` : null}
+    </div>` : null}
     ${status.length ? html`<div class="seat-status">${status.join(" · ")}</div>` : null}
     ${table.totals ? html`<div class="seat-score">${t("table.points", { count: table.totals[seat] })}</div>` : null}
     <div class="seat-play">${view && game.LastPlay ? html`<${Fly} id=${plays} place=${pos}>

@@ -1,7 +1,7 @@
 // Beside the table: the match's running scores, this deal's plays drawn, the chat.
 import { html, useEffect, useRef, useState } from "../lib/html.js";
 import { t } from "../lib/i18n.js";
-import { seatName } from "./Seat.js";
+import { botLabel, seatName } from "./Seat.js";
 
 // props: table.
 export function Scoreboard({ table }) {
@@ -25,15 +25,22 @@ export function Scoreboard({ table }) {
   </section>`;
 }
 
-// props: view, table, game (the game's client module).
-export function Log({ view, table, game }) {
+function moverName(table, seat, who) {
+  if (typeof who === "string") return who;
+  if (who && who.bot) return t("table.bot_name", { level: botLabel(who.bot), n: seat + 1 });
+  return seatName(table, seat);
+}
+
+// props: view, table, game (the game's client module), names (who made each move, as the
+// table named it then: a player's name or {bot}; a move not in it takes the seat's name now).
+export function Log({ view, table, game, names }) {
   const ref = useRef(null);
   useEffect(() => { if (ref.current) ref.current.scrollTop = ref.current.scrollHeight; });
   const entries = view ? view.history : [];
   return html`<section class="panel log-panel" aria-labelledby="log-title">
     <h2 id="log-title">${t("table.this_deal")}</h2>
     <ol class="log" id="log" ref=${ref}>
-      ${entries.map((e, i) => html`<li key=${i}><span class="who">${seatName(table, e.seat)}</span>
+      ${entries.map((e, i) => html`<li key=${i}><span class="who">${moverName(table, e.seat, names && names[i])}</span>
         <${game.Entry} entry=${e} view=${view} table=${table} /></li>`)}
     </ol>
   </section>`;

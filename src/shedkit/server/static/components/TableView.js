@@ -1,6 +1,6 @@
 // The table page's layout as a pure function of its state: the felt with the seats around
 // it, the centre the game draws, your hand and buttons, and the panels beside.
-import { html, useState } from "../lib/html.js";
+import { html, useEffect, useRef, useState } from "../lib/html.js";
 import { t } from "../lib/i18n.js";
 import { candidates, playableKeys } from "../lib/select.js";
 import { Header } from "./Header.js";
@@ -24,16 +24,59 @@ function JoinBox({ table, defaultName, onTake }) {
   </div>`;
 }
 
+// A modal dialog: Escape closes it (before the table's own Escape, which clears the
+// selection), and focus goes back to what opened it, so a keyboard user is not lost.
+// returnTo: the id of that button, should the element that had focus be gone by then.
+function Modal({ label, labelledby, cls, onClose, returnTo, children }) {
+  const box = useRef(null);
+  const close = useRef(onClose);
+  close.current = onClose;
+  useEffect(() => {
+    const opener = document.activeElement;
+    const first = box.current && box.current.querySelector("button");
+    if (first) first.focus();
+    const keys = (e) => {
+      if (e.key !== "Escape") return;
+      e.preventDefault();
+      e.stopImmediatePropagation();
+      close.current();
+    };
+    document.addEventListener("keydown", keys, true);
+    return () => {
+      document.removeEventListener("keydown", keys, true);
+      const inside = !opener || !opener.isConnected || opener === document.body || (box.current && box.current.contains(opener));
+      const back = inside ? document.getElementById(returnTo) : opener;
+      if (!back || !back.focus) return;
+      back.focus();
+      // The dialog's node may leave the page after this, taking focus with it: once more then.
+      setTimeout(() => { if (document.activeElement === document.body && back.isConnected) back.focus(); });
+    };
+  }, []);
+  return html`<div class="overlay" role="dialog" aria-modal="true" aria-label=${label} aria-labelledby=${labelledby}>
+    <div class=${"dialog " + (cls || "")} ref=${box}>${children}</div>
+  </div>`;
+}
+
 function InviteDialog({ onClose }) {
   const [Invite, setInvite] = useState(null);
   if (!Invite) import("./Invite.js").then((m) => setInvite(() => m.Invite)).catch(() => setInvite(() => null));
   const url = `${location.origin}/t/${location.pathname.split("/").pop()}`;
-  return html`<div class="overlay" role="dialog" aria-modal="true" aria-label=${t("table.invite")}>
-    <div class="dialog">
-      ${Invite ? html`<${Invite} url=${url} />` : html`<p><a href=${url}>${url}</a></p>`}
-      <div class="dialog-actions"><button type="button" onClick=${onClose}>${t("common.close")}</button></div>
+  return html`<${Modal} label=${t("table.invite")} cls="invite-dialog" returnTo="invite" onClose=${onClose}>
+    ${Invite ? html`<${Invite} url=${url} />` : html`<p><a href=${url}>${url}</a></p>`}
+    <div class="dialog-actions"><button type="button" id="invite-close" onClick=${onClose}>${t("common.close")}</button></div>
+  </${Modal}>`;
+}
+
+// Leaving mid-deal hands the cards to a bot for the rest of the deal: asked first.
+function LeaveDialog({ onLeave, onStay }) {
+  return html`<${Modal} labelledby="leave-title" cls="leave-dialog" returnTo="leave" onClose=${onStay}>
+    <h2 id="leave-title">${t("table.leave_title")}</h2>
+    <p>${t("table.leave_confirm")}</p>
+    <div class="dialog-actions">
+      <button type="button" id="leave-stay" onClick=${onStay}>${t("table.stay")}</button>
+      <button type="button" id="leave-yes" class="primary" onClick=${onLeave}>${t("table.leave")}</button>
     </div>
-  </div>`;
+  </${Modal}>`;
 }
 
 function MeArea({ msg, game, selected, wrong, shake, choices, mine, defaultName, actions }) {
@@ -58,15 +101,33 @@ function MeArea({ msg, game, selected, wrong, shake, choices, mine, defaultName,
   </div>`;
 }
 
+// Between deals, under the felt and in the page's flow (so that it covers nothing and a long
+// language wraps): the countdown to the next deal and the button that reopens the result.
+function dealEnd(table, view, result, now, actions) {
+  const countdown = table.status === "scored" && table.next_deal_at;
+  const reopen = result && !result.open && view && view.is_over;
+  if (!countdown && !reopen) return null;
+  return html`<div class="deal-end">
+    ${countdown ? html`<p class="next-deal">
+      ${t("table.next_deal_in", { count: Math.max(0, Math.ceil(table.next_deal_at - now)) })}</p>` : null}
+    ${reopen ? html`<button type="button" class="show-result" onClick=${() => actions.showResult(true)}>
+      ${t("table.show_result")}</button>` : null}
+  </div>`;
+}
+
 export function TableView(props) {
   const { msg, game, status, toasts, chat, banner, spoken, now, settings, actions } = props;
   const [inviting, setInviting] = useState(false);
+  // The deal whose leaving is being asked about: a question left open dies with its deal.
+  const [leaving, setLeaving] = useState(null);
   if (!msg || !game) {
     return html`<main class="loading"><p>${t("table.connecting")}</p></main>
       <${Reconnecting} status=${status} />`;
   }
   const { table, view, you } = msg;
   const n = table.seats.length;
+  const result = props.result;
+  const midDeal = table.status === "playing" && !!view && !view.is_over;
   const subtitle = [t(`preset.${table.game}.${table.preset}.label`, { defaultValue: table.preset }),
     you === null ? t("table.watching_short") : t("table.you_are", { name: seatName(table, you) })].join(" · ");
   return html`<div class=${"room game-" + table.game + (settings.fourColour ? " four-colour" : "")}>
@@ -82,20 +143,21 @@ export function TableView(props) {
               mine=${props.mine} actions=${actions} />` : null}
             <${Banner} banner=${banner} />
           </div>
-          ${table.status === "scored" && table.next_deal_at ? html`<p class="next-deal">
-            ${t("table.next_deal_in", { count: Math.max(0, Math.ceil(table.next_deal_at - now)) })}</p>` : null}
         </section>
+        ${dealEnd(table, view, result, now, actions)}
         <${MeArea} ...${props} />
       </div>
       <aside class="side">
         <${Scoreboard} table=${table} />
-        <${Log} view=${view} table=${table} game=${game} />
+        <${Log} view=${view} table=${table} game=${game} names=${props.movers} />
         <${Chat} lines=${chat} onSend=${(text) => actions.send({ type: "chat", text })} canSend=${you !== null} />
-        ${you !== null ? html`<button type="button" id="leave" class="small" onClick=${actions.leave}>${t("table.leave")}</button>` : null}
+        ${you !== null ? html`<button type="button" id="leave" class="small" onClick=${() => (midDeal ? setLeaving(table.deal_number) : actions.leave())}>${t("table.leave")}</button>` : null}
       </aside>
     </main>
-    ${view && view.is_over ? html`<${EndOfDeal} view=${view} table=${table} you=${you} game=${game}
-      onNext=${() => actions.send({ type: "next" })} />` : null}
+    ${result && result.open ? html`<${EndOfDeal} view=${result.view} table=${result.table} you=${you} game=${game}
+      started=${result.started} onNext=${actions.next} onClose=${() => actions.showResult(false)} />` : null}
+    ${leaving === table.deal_number && midDeal ? html`<${LeaveDialog} onStay=${() => setLeaving(null)}
+      onLeave=${() => { setLeaving(null); actions.leave(); }} />` : null}
     ${inviting ? html`<${InviteDialog} onClose=${() => setInviting(false)} />` : null}
     <${Toasts} toasts=${toasts} onClose=${actions.closeToast} />
     <${Reconnecting} status=${status} />

@@ -7,6 +7,8 @@ const TONES = {
   bomb: [[180, 0.12], [120, 0.18]],
   error: [[220, 0.12]],
   deal: [[440, 0.05], [550, 0.05], [660, 0.07]],
+  alert: [[988, 0.07], [784, 0.09]],
+  tick: [[1320, 0.03]],
 };
 
 export function beep(kind, enabled) {

@@ -8,7 +8,7 @@ import { errorText } from "../components/ErrorMessage.js";
 import { candidates, hintMoves, itemsOf, wrongItems } from "../lib/select.js";
 import { beep } from "../lib/sound.js";
 import { TableView } from "../components/TableView.js";
-import { seatName } from "../components/Seat.js";
+import { alertOf, alertText, seatName, turnClock } from "../components/Seat.js";
 import { GAMES } from "../games/index.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/").pop());
@@ -26,10 +26,14 @@ function App() {
   const [banner, setBanner] = useState(null);
   const [spoken, setSpoken] = useState("");
   const [now, setNow] = useState(Date.now() / 1000);
+  const [result, setResult] = useState(null);
+  const movers = useRef({ key: null, names: [] });
   const [settings, setSettings] = useState({ sound: getSetting("sound", false), fourColour: getSetting("fourColour", false) });
   const socket = useRef(null);
   const hint = useRef(-1);
   const prev = useRef(null);
+  const prevTable = useRef(null);
+  const ticked = useRef(null);
   const gameRef = useRef(null);
   const settingsRef = useRef(settings);
   settingsRef.current = settings;
@@ -59,9 +63,41 @@ function App() {
   const game = table ? GAMES[table.game] : null;
   gameRef.current = table ? table.game : null;
   const mine = !!(view && you !== null && view.current_player === you && !view.is_over && view.legal.length);
+  const dealKey = table ? `${table.match_no}/${table.deal_number}` : null;
+
+  // The seats' names change when a player leaves mid-deal (the bot's name shows): each move
+  // keeps the name of whoever held the seat when this page first saw it.
+  if (view) {
+    if (movers.current.key !== dealKey || movers.current.names.length > view.history.length) {
+      movers.current = { key: dealKey, names: [] };
+    }
+    const names = movers.current.names;
+    // A name, or the bot then playing (named at drawing time, in the language of the moment).
+    for (let i = names.length; i < view.history.length; i++) {
+      const s = table.seats[view.history[i].seat];
+      names.push(s && s.name ? s.name : { bot: s ? s.bot : null });
+    }
+  }
+
+  // A finished deal's result stays open until its reader closes it: another player's Next,
+  // or the countdown, may deal the next hand while it is still being read.
+  useEffect(() => {
+    if (!table) return;
+    setResult((r) => {
+      const same = r && r.key === dealKey;
+      if (view && view.is_over) return { key: dealKey, view, table, open: same ? r.open : true, next: !!(same && r.next) };
+      return r && r.open && !r.next && view ? { ...r, started: true } : null;
+    });
+  }, [msg]);
 
   // What changed since the last state: a new play to announce, a banner, the turn cue.
   useEffect(() => {
+    // The server counts a seat's timeouts: one more on yours means its bot just moved for you.
+    const was = prevTable.current;
+    prevTable.current = table;
+    const mineNow = table && you !== null ? table.seats[you] : null;
+    const mineWas = was && you !== null ? was.seats[you] : null;
+    if (mineNow && mineWas && (mineNow.timeouts || 0) > (mineWas.timeouts || 0)) toast(t("table.timed_out"));
     if (!view || !game) return;
     const before = prev.current;
     prev.current = view;
@@ -75,6 +111,15 @@ function App() {
       setSpoken(`${seatName(table, fresh.seat)}: ${game.playText(fresh, view)}`);
       beep("play", settingsRef.current.sound);
     }
+    // 报双 / 报单: said once, when a seat's count comes down to it.
+    const alerts = before && !view.is_over ? view.cards_left.map((count, seat) => {
+      const alert = alertOf(game, count);
+      return alert && before.cards_left[seat] !== count ? `${seatName(table, seat)}: ${alertText(game, alert)}.` : null;
+    }).filter(Boolean) : [];
+    if (alerts.length) {
+      setSpoken((text) => `${fresh ? text : ""} ${alerts.join(" ")}`.trim());
+      beep("alert", settingsRef.current.sound);
+    }
     const big = before ? game.banner(before, view) : null;
     if (big) {
       setBanner({ ...big, id: Math.random() });
@@ -86,6 +131,18 @@ function App() {
       setSpoken((text) => `${text} ${t("table.your_turn")}`);
     }
   }, [msg]);
+
+  // A tick for each of your clock's last seconds, once a second.
+  useEffect(() => {
+    const turn = table && table.turn;
+    if (!turn || you === null || turn.seat !== you) return;
+    const timer = turnClock(turn, now);
+    const key = `${turn.deadline}:${timer.onBank}:${timer.left}`;
+    if (timer.urgent && timer.left > 0 && ticked.current !== key) {
+      ticked.current = key;
+      beep("tick", settingsRef.current.sound);
+    }
+  }, [now]);
 
   useEffect(() => {
     const name = game ? t(`lobby.games.${table.game}.name`) : "";
@@ -167,8 +224,10 @@ function App() {
   window.shedkit = { state: msg, selected: [...selected], status: status.state };
   return html`<${TableView} msg=${msg} game=${game} status=${status} toasts=${toasts} chat=${chat}
     selected=${selected} wrong=${wrong} shake=${shake} choices=${choices} banner=${banner} spoken=${spoken}
-    now=${now} settings=${settings} mine=${mine} defaultName=${getName()}
+    now=${now} settings=${settings} mine=${mine} defaultName=${getName()} result=${result} movers=${movers.current.names}
     actions=${{ tap, swipe, play, pass, showHint, clear, sendMove, send, takeSeat, leave,
+      next: () => { send({ type: "next" }); setResult((r) => r && { ...r, next: true }); },
+      showResult: (open) => setResult((r) => r && (open || !r.started ? { ...r, open } : null)),
       setSetting: setSetting_, closeToast: (id) => setToasts((l) => l.filter((x) => x.id !== id)) }} />`;
 }
 
