@@ -69,7 +69,7 @@ from shedkit import rules as rulebook
 from shedkit.core.errors import ShedkitError
 from shedkit.core.options import options_to_dict
 from shedkit.protocol.views import SERIALIZERS, Json, serialize_view
-from shedkit.server.errors import ServerError
+from shedkit.server.errors import ServerError, error_message
 from shedkit.server.howto import HOWTO_GAMES, howto
 from shedkit.server.inputs import MAX_INT, check_id, check_json, check_text
 from shedkit.server.manager import (
@@ -313,10 +313,7 @@ def create_app(
     app.add_middleware(HeadLimit, max_headers=base.max_headers, max_head=base.max_head)
 
     def refuse(err: ServerError) -> JSONResponse:
-        error: Json = {"code": err.code, "message": str(err)}
-        if err.data is not None:
-            error["data"] = err.data
-        return JSONResponse({"error": error}, err.status)
+        return JSONResponse({"error": err.body()}, err.status)
 
     @app.middleware("http")
     async def guard(
@@ -367,7 +364,7 @@ def create_app(
         return manager
 
     @app.exception_handler(ServerError)
-    async def server_error(request: Request, exc: ServerError) -> JSONResponse:
+    async def servererror_message(request: Request, exc: ServerError) -> JSONResponse:
         return refuse(exc)
 
     @app.exception_handler(RequestValidationError)
@@ -548,7 +545,7 @@ def create_app(
         table = manager.tables.get(table_id)
         if table is None:
             missing = ServerError("not_found", f"no table {table_id!r}", data={"table": table_id})
-            await websocket.send_text(_error(missing))
+            await websocket.send_text(error_message(missing))
             await websocket.close(code=4404)
             return
         cookie = websocket.cookies.get(CLIENT_COOKIE)
@@ -558,7 +555,7 @@ def create_app(
         try:
             manager.admit(table, conn)
         except ServerError as err:
-            await websocket.send_text(_error(err))
+            await websocket.send_text(error_message(err))
             await websocket.close(code=4429)
             return
         writer = asyncio.create_task(_writer(websocket, conn))
@@ -608,16 +605,6 @@ async def _writer(websocket: WebSocket, conn: Connection) -> None:
         conn.closed = True
 
 
-def _error(err: ServerError, ref: Any = None) -> str:
-    """The WebSocket ``error`` message of ``err``: its code, message and data."""
-    out: Json = {"type": "error", "code": err.code, "message": str(err)}
-    if err.data is not None:
-        out["data"] = err.data
-    if ref is not None:
-        out["ref"] = ref
-    return json.dumps(out)
-
-
 def _handle(manager: Manager, table: TableRuntime, conn: Connection, raw: str) -> None:
     """Validate and carry out one client message; answer any problem with an error."""
     if not conn.allow():
@@ -626,35 +613,39 @@ def _handle(manager: Manager, table: TableRuntime, conn: Connection, raw: str) -
             conn.flood_warned = True
             slow = {"reason": "messages"}
             conn.post(
-                _error(ServerError("rate_limited", "too many messages; slow down", data=slow))
+                error_message(
+                    ServerError("rate_limited", "too many messages; slow down", data=slow)
+                )
             )
         return
     if len(raw) > MAX_MESSAGE:
         manager.errors += 1
         limit = {"limit": MAX_MESSAGE}
         text = f"messages are at most {MAX_MESSAGE} characters"
-        conn.post(_error(ServerError("too_large", text, data=limit)))
+        conn.post(error_message(ServerError("too_large", text, data=limit)))
         return
     try:
         message = json.loads(raw)
     except ValueError:
         manager.errors += 1
-        conn.post(_error(ServerError("bad_json", "the message is not JSON")))
+        conn.post(error_message(ServerError("bad_json", "the message is not JSON")))
         return
     except RecursionError:
         manager.errors += 1
-        conn.post(_error(ServerError("bad_json", "the message is nested too deeply")))
+        conn.post(error_message(ServerError("bad_json", "the message is nested too deeply")))
         return
     if not isinstance(message, dict):
         manager.errors += 1
-        conn.post(_error(ServerError("bad_message", "a message is a JSON object with a 'type'")))
+        conn.post(
+            error_message(ServerError("bad_message", "a message is a JSON object with a 'type'"))
+        )
         return
     try:
         # The one door for WebSocket input: every string and number of the message.
         check_json(message, "message")
     except ServerError as err:
         manager.errors += 1
-        conn.post(_error(err))
+        conn.post(error_message(err))
         return
     kind = message.get("type")
     ref = message.get("id") if isinstance(message.get("id"), (int, str)) else None
@@ -688,15 +679,17 @@ def _handle(manager: Manager, table: TableRuntime, conn: Connection, raw: str) -
             )
     except ServerError as err:
         manager.errors += 1
-        conn.post(_error(err, ref))
+        conn.post(error_message(err, ref))
     except ShedkitError as err:
         manager.errors += 1
-        conn.post(_error(ServerError("bad_request", str(err)), ref))
+        conn.post(error_message(ServerError("bad_request", str(err)), ref))
     except Exception:
         # A bug, not the client's fault: logged, answered, and the connection kept.
         log.exception("message %r failed at table %s", str(kind)[:40], table.id)
         manager.errors += 1
-        conn.post(_error(ServerError("server_error", "the server failed on that message"), ref))
+        conn.post(
+            error_message(ServerError("server_error", "the server failed on that message"), ref)
+        )
 
 
 def _seated(conn: Connection) -> int:

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from shedkit.core.errors import ShedkitError
 
-__all__ = ["ServerError"]
+__all__ = ["ServerError", "error_message"]
 
 
 class ServerError(ShedkitError):
@@ -24,3 +25,21 @@ class ServerError(ShedkitError):
         self.code = code
         self.status = status
         self.data = data
+
+    def body(self) -> dict[str, Any]:
+        """``{"code", "message", "data"?}``: the error as HTTP answers and sockets send it."""
+        out: dict[str, Any] = {"code": self.code, "message": str(self)}
+        if self.data is not None:
+            out["data"] = self.data
+        return out
+
+
+def error_message(err: ServerError, ref: Any = None) -> str:
+    """The WebSocket ``error`` message of ``err``, answering the message ``ref`` if given.
+
+    Plain ``json``: ``ref`` echoes a client's id, which may be an integer past 64 bits.
+    """
+    out: dict[str, Any] = {"type": "error", **err.body()}
+    if ref is not None:
+        out["ref"] = ref
+    return json.dumps(out)

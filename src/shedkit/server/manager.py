@@ -39,7 +39,7 @@ from shedkit.core.options import options_to_dict
 from shedkit.core.rng import derive_seed
 from shedkit.protocol.views import SERIALIZERS, Json, serialize_view
 from shedkit.server.bots import BotPool, Job
-from shedkit.server.errors import ServerError
+from shedkit.server.errors import ServerError, error_message
 from shedkit.server.inputs import check_id, check_text, name_keys
 from shedkit.server.settings import Settings, TokenBucket
 from shedkit.server.storage import Storage
@@ -520,9 +520,10 @@ class Manager:
 
     def table(self, table_id: str) -> TableRuntime:
         """The table ``table_id``, or a ``not_found`` error."""
-        table = self.tables.get(table_id) if check_id(table_id) else None
+        shaped = check_id(table_id)
+        table = self.tables.get(table_id) if shaped else None
         if table is None:
-            shown = table_id if check_id(table_id) else "?"
+            shown = table_id if shaped else "?"
             raise ServerError("not_found", f"no table {shown!r}", 404, {"table": shown})
         return table
 
@@ -1126,15 +1127,23 @@ class Manager:
 
     def close_table(self, table: TableRuntime) -> None:
         """Forget a table in memory and mark it closed in storage."""
-        task = table.bot_task
-        if task is not None:
-            task.cancel()
-        self._stop_timers(table)
-        self.tables.pop(table.id, None)
+        self._forget(table)
         data = table.to_data()
         data["status"] = "closed"
         self.storage.save_table(table.id, table.game_name, data)
         self.expired += 1
+
+    def _forget(self, table: TableRuntime) -> None:
+        """Drop a table from memory with its bots, searches and clocks.
+
+        A search still running would otherwise apply its move to the table after it is
+        gone and save it again, over its closing mark.
+        """
+        for task in [table.bot_task, *table.think_tasks]:
+            if task is not None:
+                task.cancel()
+        self._stop_timers(table)
+        self.tables.pop(table.id, None)
 
     # -- connections -------------------------------------------------------------------
 
@@ -1181,26 +1190,21 @@ class Manager:
 
         The states that were not stored are never sent; the table's finished deals stay.
         """
-        table = self.tables.pop(table_id, None)
+        table = self.tables.get(table_id)
         if table is None:
             return
         self.failed += 1
         table.outq.clear()
-        error = _dumps(
-            {
-                "type": "error",
-                "code": "table_closed",
-                "message": "this table could not be saved and is closed",
-                "data": {"reason": "storage"},
-            }
+        closing = ServerError(
+            "table_closed",
+            "this table could not be saved and is closed",
+            data={"reason": "storage"},
         )
+        error = error_message(closing)
         for conn in table.connections:
             conn.post(error)
             conn.close_code, conn.closed = 4410, True
-        for task in [table.bot_task, *table.think_tasks]:
-            if task is not None:
-                task.cancel()
-        self._stop_timers(table)
+        self._forget(table)
         closed = {"status": "closed", "reason": "storage", "game": table.game_name}
         self.storage.save_table(table.id, table.game_name, closed)
 
@@ -1373,7 +1377,7 @@ def _clean_name(name: Any) -> str:
     """A display name in NFKC without control or format characters, spaces collapsed."""
     if not isinstance(name, str):
         raise ServerError("bad_name", "a display name is text")
-    check_text(name, "name", 4 * MAX_NAME)
+    check_text(name, "name")
     if len(name) > 4 * MAX_NAME:
         raise ServerError(
             "bad_name", f"a display name has 1…{MAX_NAME} characters", data={"max": MAX_NAME}
