@@ -7,8 +7,9 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 SERVER_STAMP := $(VENV)/.installed-server
 BENCH_STAMP := $(VENV)/.installed-bench
-# `make run PORT=8080` serves on another port.
+# `make run PORT=8080` serves on another port; `make run HOST=0.0.0.0` to every address.
 PORT ?= 8000
+HOST ?= 127.0.0.1
 
 .PHONY: run test test-compiled compiled lint typecheck pytest docs bench clean
 
@@ -30,7 +31,8 @@ $(BENCH_STAMP): pyproject.toml | $(BIN)/python
 	touch $@
 
 run: $(SERVER_STAMP)
-	$(BIN)/shedkit serve --port $(PORT)
+	@echo "The shedkit command is $(BIN)/shedkit; 'source $(BIN)/activate' puts it on PATH."
+	$(BIN)/shedkit serve --host $(HOST) --port $(PORT)
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks setup.py build_backend examples

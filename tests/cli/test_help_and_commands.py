@@ -5,6 +5,9 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import json
+import os
+import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -19,8 +22,9 @@ def test_tool_help_describes_the_tool_and_each_command(
     code, out, _ = run(monkeypatch, capsys, ["--help"])
     assert code == 0
     assert "shedkit plays and studies shedding games" in out
-    for command in ("play GAME", "replay PATH", "serve", "arena"):
-        assert f"\n  {command}" in out
+    for command in ("rules", "play", "replay", "serve", "arena", "bot"):
+        # Each command once, in the one list of commands.
+        assert len(re.findall(rf"^    {command} ", out, re.M)) == 1, command
 
 
 @pytest.mark.parametrize("game", ["doudizhu", "president", "dominoes"])
@@ -98,3 +102,81 @@ def test_a_missing_extra_prints_the_install_hint_with_its_brackets(
     code, _, err = run(monkeypatch, capsys, ["arena", "doudizhu", "--agents", "greedy"])
     assert code == 2
     assert "pip install 'shedkit[arena]'" in err
+
+
+def shedkit(*argv: str) -> subprocess.CompletedProcess[str]:
+    """The installed ``shedkit`` console script, run as a user runs it."""
+    script = Path(sys.executable).with_name("shedkit")
+    env = {**os.environ, "COLUMNS": "200", "NO_COLOR": "1"}
+    return subprocess.run(
+        [str(script), *argv], capture_output=True, text=True, timeout=120, env=env, check=False
+    )
+
+
+@pytest.mark.parametrize(
+    ("argv", "meant"),
+    [
+        (["play", "doudizhu", "--level", "hard"], "did you mean --bots?"),
+        (["play", "president", "--seeed", "3"], "did you mean --seed?"),
+        (["arena", "doudizhu", "--agents", "greedy,random", "--bots", "x"], "--agents"),
+        (["serve", "--prot", "80"], "did you mean --port?"),
+    ],
+)
+def test_a_wrong_flag_names_the_nearest_one(argv: list[str], meant: str) -> None:
+    done = shedkit(*argv)
+    assert done.returncode == 2
+    command = argv[0]
+    assert f"shedkit {command}: unknown flag {argv[-2]}" in done.stderr
+    assert meant in done.stderr
+    assert f"'shedkit {command} --help'" in done.stderr
+    # One line, not the top-level usage.
+    assert "usage:" not in done.stderr and len(done.stderr.splitlines()) == 1
+
+
+def test_play_help_for_one_game_lists_its_options_only() -> None:
+    done = shedkit("play", "doudizhu", "--help")
+    assert done.returncode == 0
+    flat = " ".join(done.stdout.split())
+    assert "--pass-is-final" in flat and "rules options of doudizhu" in flat
+    # President's and Dominoes' options and presets are not there.
+    assert "--eight-stops" not in flat and "--spinner" not in flat
+    assert "international" not in flat
+    whole = shedkit("play", "--help").stdout
+    assert len(done.stdout.splitlines()) < len(whole.splitlines()) / 2 + 5
+
+
+def test_arena_takes_the_rules_option_flags_of_play(tmp_path: Path) -> None:
+    out = tmp_path / "arena.json"
+    argv = ["arena", "president", "--agents", "greedy,random", "--deals", "1"]
+    done = shedkit(*argv, "--players", "5", "--no-progress", "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    results = json.loads(out.read_text(encoding="utf-8"))
+    assert results["options"]["players"] == 5
+
+
+def test_rules_long_text_goes_through_the_pager_on_a_terminal(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from rich.console import Console, PagerContext
+    from rich.pager import Pager
+
+    from shedkit.cli.rules_cmd import _show
+
+    paged: list[str] = []
+
+    class Noted(Pager):
+        def show(self, content: str) -> None:
+            paged.append(content)
+
+    console = Console(force_terminal=True, width=80, height=30)
+
+    def pager(styles: bool = False) -> PagerContext:
+        return Console.pager(console, pager=Noted(), styles=styles)
+
+    monkeypatch.setattr(console, "pager", pager)
+    _show("# DDZ\n\n" + "\n\n".join(f"line {i}" for i in range(80)), console)
+    assert paged and "line 79" in paged[0]
+    paged.clear()
+    with console.capture() as captured:
+        _show("# DDZ\n\nshort", console)
+    assert not paged and "short" in captured.get()

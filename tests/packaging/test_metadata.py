@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import subprocess
 import tomllib
 from pathlib import Path
 
@@ -38,3 +39,18 @@ def test_readme_links_stay_inside_the_repository() -> None:
     text = (ROOT / "README.md").read_text("utf-8")
     assert "../" not in text
     assert "shedkit rules" in text
+
+
+def test_make_run_says_where_the_command_is_and_takes_a_host() -> None:
+    root = Path(__file__).resolve().parents[2]
+    # -n: the commands `make run` would run, printed, nothing run (the stamps are made by
+    # whichever make target installed this environment).
+    done = subprocess.run(
+        ["make", "-n", "-s", "-o", ".venv/.installed-server", "run", "HOST=0.0.0.0", "PORT=8088"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert "source .venv/bin/activate" in done.stdout
+    assert "shedkit serve --host 0.0.0.0 --port 8088" in done.stdout

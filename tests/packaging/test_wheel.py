@@ -82,9 +82,11 @@ def test_installed_without_extras_only_rich_comes_along(installed: Path) -> None
 def test_installed_cli_help_and_rules(installed: Path) -> None:
     cwd = installed.parent.parent
     assert "rules" in _run(installed / "shedkit", "--help", cwd=cwd)
-    assert "### DDZ-16 ·" in _run(installed / "shedkit", "rules", "doudizhu", cwd=cwd)
+    assert "\nDDZ-16 · " in _run(installed / "shedkit", "rules", "doudizhu", cwd=cwd)
     one = _run(installed / "shedkit", "rules", "president", "PRE-16", cwd=cwd)
-    assert one.startswith("### PRE-16 ·")
+    assert one.startswith("PRE-16 ·")
+    source = _run(installed / "shedkit", "rules", "PRE-16", "--markdown", cwd=cwd)
+    assert source.startswith("### PRE-16 ·")
 
 
 def test_installed_bot_only_deal(installed: Path) -> None:

@@ -60,20 +60,22 @@ def test_cli_rules_lists_games(capsys: pytest.CaptureFixture[str]) -> None:
     assert all(game in out for game in rulebook.GAMES)
 
 
-def test_cli_rules_game_prints_plain_markdown_when_piped(
+def test_cli_rules_game_prints_plain_text_when_piped(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     assert main(["rules", "dominoes"]) == 0
     out = capsys.readouterr().out
-    assert "### DOM-22 · The spinner" in out
-    assert "{#dom-22}" not in out
+    assert "\nDOM-22 · The spinner\n" in out
+    # No Markdown signs, no anchors, no colour codes, no trailing blanks.
+    assert not re.search(r"^#+ |\*\*|`|\{#dom-22\}|\x1b", out, re.M)
+    assert not re.search(r" $", out, re.M)
 
 
 @pytest.mark.parametrize("argv", [["president", "pre-16"], ["PRE-16"], ["pre-16"]])
 def test_cli_rules_one_rule(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["rules", *argv]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("### PRE-16 ·")
+    assert out.startswith("PRE-16 ·")
     assert "PRE-17" not in out
 
 

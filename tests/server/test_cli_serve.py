@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import socket
 from typing import Any
 
 import pytest
 import uvicorn
 
 from shedkit.cli.main import main
-from shedkit.server.run import GuardedH11Protocol
+from shedkit.server.run import AnnouncingServer, GuardedH11Protocol
 
 
 def test_serve_passes_host_port_and_database(
@@ -16,14 +17,11 @@ def test_serve_passes_host_port_and_database(
 ) -> None:
     configs: list[uvicorn.Config] = []
 
-    class FakeServer:
-        def __init__(self, config: uvicorn.Config) -> None:
-            configs.append(config)
+    def fake_run(self: AnnouncingServer) -> None:
+        configs.append(self.config)
+        self.announce()  # as after a successful bind
 
-        def run(self) -> None:
-            pass
-
-    monkeypatch.setattr("shedkit.server.run.uvicorn.Server", FakeServer)
+    monkeypatch.setattr(AnnouncingServer, "run", fake_run)
     url = f"sqlite:///{tmp_path / 'x.db'}"
     argv = ["serve", "--host", "127.0.0.1", "--port", "8123", "--db", url, "--bot-delay", "0"]
     argv += ["--ws-per-client", "5", "--max-connections", "300", "--request-timeout", "4"]
@@ -44,3 +42,30 @@ def test_serve_passes_host_port_and_database(
 def test_serve_rejects_a_bad_port(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["serve", "--port", "eighty"]) == 2
     assert "invalid int value" in capsys.readouterr().err
+
+
+def test_serve_on_a_busy_port_prints_no_link(
+    capsys: pytest.CaptureFixture[str], tmp_path: Any
+) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        url = f"sqlite:///{tmp_path / 'x.db'}"
+        assert main(["serve", "--port", str(port), "--db", url]) == 1
+    out = capsys.readouterr().out
+    # The link is printed once the port is bound, so never here; the failure is named.
+    assert "http://" not in out
+    assert f"could not listen on 127.0.0.1:{port}" in out
+
+
+def test_serve_help_shows_every_default(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["serve", "--help"]) == 0
+    flat = " ".join(capsys.readouterr().out.split())
+    for shown in (
+        "--host HOST address to listen on (default: 127.0.0.1)",
+        "(default: 0.6)",
+        "for it (default: 20.0)",
+        "(default: 1000)",
+    ):
+        assert shown in flat, shown

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import difflib
 import importlib
 import importlib.util
 import json
@@ -50,14 +51,14 @@ def _has_tui(name: str) -> bool:
 PLAYABLE = tuple(name for name in sorted(shedkit.GAMES) if _has_tui(name))
 
 
-def option_fields() -> dict[str, dict[str, Any]]:
-    """Every rules option of every game: ``{name: {game: type hint}}``.
+def option_fields(games: Sequence[str] | None = None) -> dict[str, dict[str, Any]]:
+    """Every rules option of ``games`` (default: all): ``{name: {game: type hint}}``.
 
     Each game package exports its ``Options`` dataclass (same module names in
     every game), so the command line needs no list of its own.
     """
     out: dict[str, dict[str, Any]] = {}
-    for game in sorted(shedkit.GAMES):
+    for game in sorted(shedkit.GAMES) if games is None else games:
         cls = importlib.import_module(f"shedkit.{game}").Options
         hints = typing.get_type_hints(cls)
         for f in dataclasses.fields(cls):
@@ -78,10 +79,10 @@ def _value_text(value: Any) -> str:
     return str(value)
 
 
-def presets_text() -> str:
+def presets_text(games: Sequence[str] = PLAYABLE) -> str:
     """Each game's presets with what they change, for ``shedkit play --help``."""
     lines = ["presets (--preset NAME):"]
-    for game in PLAYABLE:
+    for game in games:
         module = importlib.import_module(f"shedkit.{game}.options")
         helps: dict[str, str] = getattr(module, "PRESET_HELP", {})
         lines.append(f"  {game}:")
@@ -140,14 +141,19 @@ def _describe(hint: Any) -> str:
     return getattr(hint, "__name__", str(hint))
 
 
-def _add_option_flags(play: argparse.ArgumentParser) -> None:
-    """One flag per rules option of any game, named after the option, described per game."""
+def _add_option_flags(play: argparse.ArgumentParser, games: Sequence[str] | None = None) -> None:
+    """One flag per rules option of ``games`` (default: all), named after the option."""
+    one = games is not None and len(games) == 1
     group = play.add_argument_group(
-        "rules options",
-        "each game takes its own (the game named in brackets); a wrong one is named on use",
+        f"rules options of {games[0]}" if one and games else "rules options",
+        None
+        if one
+        else "each game takes its own (the game named in brackets); "
+        "'--help' after the game's name lists that game's only",
     )
-    docs = {game: _option_docs(game) for game in sorted(shedkit.GAMES)}
-    for name, by_game in option_fields().items():
+    chosen = sorted(shedkit.GAMES) if games is None else list(games)
+    docs = {game: _option_docs(game) for game in chosen}
+    for name, by_game in option_fields(chosen).items():
         flag = "--" + name.replace("_", "-")
         if name in _MATCH_FLAGS:
             continue  # set by the match flag of the same name (--target)
@@ -158,7 +164,7 @@ def _add_option_flags(play: argparse.ArgumentParser) -> None:
             tail = f"; {values}" if hint is not bool else ""
             if default is not None:
                 tail += f"; default {_value_text(default)}"
-            parts.append(f"[{game}] {text}{tail}")
+            parts.append(f"{text}{tail}" if one else f"[{game}] {text}{tail}")
         described = " | ".join(parts).replace("%", "%%")
         if all(h is bool for h in by_game.values()):
             group.add_argument(
@@ -172,45 +178,95 @@ def _add_option_flags(play: argparse.ArgumentParser) -> None:
         group.add_argument(flag, dest=f"opt_{name}", default=None, metavar="VALUE", help=described)
 
 
+class HelpFormatter(argparse.HelpFormatter):
+    """Help with every flag's default shown, and descriptions kept as written when they
+    are laid out in lines (a one-line description is wrapped as usual)."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        if "\n" in text:
+            return "".join(indent + line for line in text.splitlines(keepends=True))
+        return super()._fill_text(text, width, indent)
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = action.help or ""
+        default = action.default
+        shown = default not in (None, False, [], "", argparse.SUPPRESS)
+        if action.option_strings and shown and "default" not in text and "%(default)" not in text:
+            text += " (default: %(default)s)"
+        return text
+
+
+class ShedkitParser(argparse.ArgumentParser):
+    """An argument parser whose help shows defaults (``HelpFormatter``)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs["formatter_class"] = HelpFormatter
+        super().__init__(*args, **kwargs)
+
+
+#: Flags people reach for that ``shedkit`` spells otherwise: {command: {typed: meant}}.
+_MEANT = {
+    "play": {"--level": "--bots", "--bot": "--bots", "--agent": "--bots", "--difficulty": "--bots"},
+    "arena": {"--bots": "--agents", "--agent": "--agents", "--players-count": "--players"},
+}
+
+
+def unknown_flag_message(parser: argparse.ArgumentParser, command: str, extra: list[str]) -> str:
+    """The error for arguments ``command`` does not take, with the nearest flag it does."""
+    sub = _subparser(parser, command)
+    flags = [] if sub is None else [f for f in sub._option_string_actions if f.startswith("--")]
+    first = extra[0]
+    if first.startswith("-"):
+        typed = first.split("=", 1)[0]
+        meant = _MEANT.get(command, {}).get(typed)
+        close = [meant] if meant else difflib.get_close_matches(typed, flags, n=1, cutoff=0.6)
+        hint = f"; did you mean {close[0]}?" if close else ""
+        what = f"unknown flag {typed}{hint}"
+    else:
+        what = f"unexpected argument {first!r}"
+    where = f"shedkit {command}" if command else "shedkit"
+    return f"{where}: {what} ('{where} --help' lists what it takes)"
+
+
+def _subparser(parser: argparse.ArgumentParser, command: str) -> argparse.ArgumentParser | None:
+    """The parser of ``shedkit COMMAND``, if there is one."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            found = action.choices.get(command)
+            return found if isinstance(found, argparse.ArgumentParser) else None
+    return None
+
+
 _DESCRIPTION = """\
 shedkit plays and studies shedding games (Dou Di Zhu, President, Dominoes):
 play a match against bots in the terminal, replay saved deals, host tables in
 the browser, or run bots against each other in an arena. Every deal is seeded
 and recorded, so any match can be replayed exactly.
 
-commands:
-  rules        the rules of a game, or one rule by its ID (--lang en|zh|it|de|ja)
-  play GAME    play a match against bots in the terminal (--watch: bots only)
-  replay PATH  show a saved deal, or a whole match folder, move by move
-  serve        host tables in the browser (needs the [server] extra)
-  arena        play bots against each other and rate them (--help for more)
-  bot connect  let a bot program (any language, the bot protocol) play a web table seat
-
 'shedkit COMMAND --help' describes a command and its options."""
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of ``shedkit``."""
-    parser = argparse.ArgumentParser(
-        prog="shedkit",
-        description=_DESCRIPTION,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+def build_parser(game: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser of ``shedkit``; with ``game``, ``play`` and ``arena`` take (and
+    describe, for ``--help``) that game's rules options only."""
+    games = None if game is None else [game]
+    parser = ShedkitParser(prog="shedkit", description=_DESCRIPTION)
     parser.add_argument(
         "--version", action="version", version=f"shedkit {shedkit.__version__} ({describe()})"
     )
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub = parser.add_subparsers(
+        dest="command", metavar="COMMAND", title="commands", parser_class=ShedkitParser
+    )
     add_rules_parser(sub)
 
     play = sub.add_parser(
         "play",
-        help="play a match against bots",
+        help="play a match against bots in the terminal (--watch: bots only)",
         description=(
             "Play a match of several deals against bots, with running scores; "
             "type ? during play for how to write moves."
         ),
-        epilog=presets_text(),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=presets_text(PLAYABLE if game is None else [game]),
     )
     play.add_argument("game", nargs="?", help=f"the game: {', '.join(PLAYABLE)}")
     play.add_argument("--preset", default="standard", help="rules preset (default: standard)")
@@ -266,7 +322,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="NAME=VALUE",
         help="a rules option, e.g. pass_is_final=true (repeatable)",
     )
-    _add_option_flags(play)
+    _add_option_flags(play, games)
     play.add_argument(
         "--delay",
         type=float,
@@ -391,9 +447,18 @@ def build_parser() -> argparse.ArgumentParser:
         help="a Host name the server answers to (repeatable; default: loopback names and "
         "--host; '*' for any)",
     )
-    add_arena_parser(sub)
+    arena = add_arena_parser(sub)
+    # The arena takes the same rules option flags as play (--players 5 as --option players=5).
+    _add_option_flags(arena, games)
     add_bot_parser(sub)
     return parser
+
+
+def _game_named(argv: Sequence[str]) -> str | None:
+    """The game a ``play`` or ``arena`` command line names, if any (for its own help)."""
+    if argv[:1] not in (["play"], ["arena"]):
+        return None
+    return next((a for a in argv[1:] if a in shedkit.GAMES), None)
 
 
 def _serve(args: argparse.Namespace, out: Console, err: Console, stdin: TextIO) -> int:
@@ -630,13 +695,21 @@ def main(argv: list[str] | None = None) -> int:
         # shedkit bot connect ... -- PROGRAM ARGS: the program's arguments are its own.
         cut = argv.index("--")
         argv, program = argv[:cut], argv[cut + 1 :]
+    game = _game_named(argv)
+    if game is not None and ("-h" in argv or "--help" in argv):
+        # Only that game's options in its help; parsing takes every game's flags, so that the
+        # game itself names a wrong option with the ones it takes.
+        parser = build_parser(game)
     try:
-        args = parser.parse_args(argv)
+        args, extra = parser.parse_known_args(argv)
         if program:
             args.program = program
     except SystemExit as stop:
         # argparse exits for --help, --version and usage errors; report the status instead.
         return stop.code if isinstance(stop.code, int) else 2
+    if extra:
+        print(unknown_flag_message(parser, args.command or "", extra), file=sys.stderr)
+        return 2
     out = Console(highlight=False)
     # Messages stay on one line so that they can be searched for and copied whole.
     err = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -651,6 +724,10 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "rules":
             return run_rules(args, out)
         if args.command == "arena":
+            args.option = [
+                *args.option,
+                *(f"{k}={_value_text(v)}" for k, v in _flag_options(args).items()),
+            ]
             return run_arena(args, out, err)
         if args.command == "bot":
             return run_bot(args, out, err)

@@ -4,12 +4,14 @@
 rules, ``shedkit rules GAME RULE-ID`` or ``shedkit rules RULE-ID`` one rule
 (``pre-16`` works as well as ``PRE-16``); ``--lang de`` (or ``zh``, ``it``,
 ``ja``) shows them in another language. On a terminal the markdown is
-rendered; piped, it is printed as it is.
+rendered, through the pager when it is longer than the screen; piped, it is laid out
+as plain text.
 """
 
 from __future__ import annotations
 
 import argparse
+import io
 from typing import Any
 
 from rich.console import Console
@@ -40,15 +42,37 @@ def add_rules_parser(sub: Any) -> argparse.ArgumentParser:
         metavar="LANG",
         help=f"language of the rules, one of {', '.join(rulebook.LANGS)} (default en)",
     )
+    parser.add_argument(
+        "--markdown", action="store_true", help="print the Markdown source instead of laying it out"
+    )
     return parser
 
 
-def _show(markdown: str, out: Console) -> None:
+def plain(markdown: str, width: int = 88) -> str:
+    """Markdown laid out as plain text: no markup signs, no colour, tables drawn."""
+    buffer = io.StringIO()
+    Console(file=buffer, width=width, color_system=None, force_terminal=False).print(
+        Markdown(markdown)
+    )
+    return "\n".join(line.rstrip() for line in buffer.getvalue().splitlines()) + "\n"
+
+
+def _show(markdown: str, out: Console, source: bool = False) -> None:
     text = rulebook.strip_anchors(markdown)
-    if out.is_terminal:
-        out.print(Markdown(text))
-    else:
+    if source:
         out.print(text, markup=False, highlight=False, end="", soft_wrap=True)
+        return
+    if not out.is_terminal:
+        out.print(plain(text), markup=False, highlight=False, end="", soft_wrap=True)
+        return
+    rendered = Markdown(text)
+    lines = out.render_lines(rendered, pad=False)
+    if len(lines) <= out.size.height - 2:
+        out.print(rendered)
+        return
+    # Longer than the screen: through the pager ($PAGER, else less), colours kept.
+    with out.pager(styles=True):
+        out.print(rendered)
 
 
 def run_rules(args: argparse.Namespace, out: Console) -> int:
@@ -56,6 +80,7 @@ def run_rules(args: argparse.Namespace, out: Console) -> int:
     topic: str | None = args.topic
     # Namespaces built by hand (tests, callers of run_rules) may predate --lang.
     lang = rulebook.check_lang(getattr(args, "lang", "en"))
+    source = bool(getattr(args, "markdown", False))
     if topic is None:
         for game in rulebook.GAMES:
             first = next(iter(rulebook.rules(game).values()))
@@ -67,11 +92,11 @@ def run_rules(args: argparse.Namespace, out: Console) -> int:
         )
         return 0
     if args.rule_id is not None:
-        _show(rulebook.rule(args.rule_id, topic, lang).markdown(), out)
+        _show(rulebook.rule(args.rule_id, topic, lang).markdown(), out, source)
     elif topic.strip().lower() in rulebook.GAMES:
-        _show(rulebook.text(topic, lang), out)
+        _show(rulebook.text(topic, lang), out, source)
     elif "-" in topic:
-        _show(rulebook.rule(topic, lang=lang).markdown(), out)
+        _show(rulebook.rule(topic, lang=lang).markdown(), out, source)
     else:
         raise rulebook.UnknownRuleError(
             f"no rules for game {topic!r}; the games are {', '.join(rulebook.GAMES)}"

@@ -23,7 +23,7 @@ from shedkit.server.app import create_app
 from shedkit.server.settings import LOOPBACK_HOSTS, Settings
 from shedkit.server.storage import DEFAULT_URL
 
-__all__ = ["WS_MAX_SIZE", "GuardedH11Protocol", "serve", "uvicorn_config"]
+__all__ = ["WS_MAX_SIZE", "AnnouncingServer", "GuardedH11Protocol", "serve", "uvicorn_config"]
 
 #: WebSocket frames above this size close the connection; the app answers anything over
 #: its own 4 KiB limit with an error, so this only stops abuse at the protocol level.
@@ -117,9 +117,33 @@ def serve(
     app = create_app(url, tune_gc=True, settings=base)
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
     message = f"shedkit: open http://{shown}:{port}/ in a browser (database {url}); Ctrl-C stops"
-    if out is not None:
-        out.print(message, markup=False, soft_wrap=True)
-    else:
-        print(message)
-    uvicorn.Server(uvicorn_config(app, base, host, port)).run()
+
+    def say(text: str) -> None:
+        if out is not None:
+            out.print(text, markup=False, soft_wrap=True)
+        else:
+            print(text)
+
+    server = AnnouncingServer(uvicorn_config(app, base, host, port), lambda: say(message))
+    try:
+        server.run()
+    except SystemExit:
+        # uvicorn has logged why it could not listen (a busy port, a bad address).
+        say(f"shedkit serve: could not listen on {host}:{port}; try another --port or --host")
+        return 1
     return 0
+
+
+class AnnouncingServer(uvicorn.Server):
+    """A uvicorn server that says where to go only once its port is bound, so a busy
+    port shows its error and no link."""
+
+    def __init__(self, config: uvicorn.Config, announce: Any) -> None:
+        super().__init__(config)
+        self.announce = announce
+
+    async def startup(self, sockets: Any = None) -> None:
+        """Bind as uvicorn does, then announce the address."""
+        await super().startup(sockets)
+        if self.started:
+            self.announce()
