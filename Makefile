@@ -7,6 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 SERVER_STAMP := $(VENV)/.installed-server
 BENCH_STAMP := $(VENV)/.installed-bench
+DOCS_STAMP := $(VENV)/.installed-docs
 # `make run PORT=8080` serves on another port; `make run HOST=0.0.0.0` to every address.
 PORT ?= 8000
 HOST ?= 127.0.0.1
@@ -19,11 +20,16 @@ $(BIN)/python:
 
 $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev,docs]'
-	touch $@ $(SERVER_STAMP)
+	touch $@ $(SERVER_STAMP) $(DOCS_STAMP)
 
 # Only what `shedkit serve` needs: no test, RL or docs tools.
 $(SERVER_STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[server]'
+	touch $@
+
+# Only what `make docs` needs: mkdocstrings reads the sources without importing them.
+$(DOCS_STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[docs]'
 	touch $@
 
 $(BENCH_STAMP): pyproject.toml | $(BIN)/python
@@ -46,7 +52,7 @@ pytest: $(STAMP)
 	status=0; $(BIN)/pytest || status=$$?; sh scripts/server-test-deps.sh build stop; exit $$status
 
 # NO_MKDOCS_2_WARNING: Material's notice about its own end of life is not a build warning.
-docs: $(STAMP)
+docs: $(DOCS_STAMP)
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir build/site
 
 test: lint typecheck docs pytest

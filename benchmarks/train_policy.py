@@ -10,7 +10,10 @@ single-seat environment, the other seats ``random``).
 The learner's win rate (first place in President, the deal in Dou Di Zhu) is
 measured on the same fixed evaluation deals before training and after each
 block, with the policy's most likely action; it rises well above the
-random-play baseline (1/4 in four-player President).
+random-play baseline (1/4 in four-player President). The first row, before
+any training, is the argmax of small random weights: a fixed, arbitrary
+policy that often wins less than uniform random play, so it can start below
+the baseline.
 
 Run: ``python benchmarks/train_policy.py [--game president] [--episodes 2000]``.
 """
@@ -96,10 +99,19 @@ def main(argv: list[str] | None = None) -> int:
     rng = np.random.default_rng(args.seed)
     eval_seeds = range(10**6, 10**6 + args.eval)
     print(f"{args.game}: learner in seat 0, opponents random, {args.eval} evaluation deals")
-    print(f"a random learner on the same deals wins {evaluate(env, None, eval_seeds, top):.3f}")
+    random_rate = evaluate(env, None, eval_seeds, top)
+    print(
+        f"baseline: a random learner (uniform among its legal moves) wins {random_rate:.3f} "
+        "of the same deals"
+    )
     print(f"{'episodes':>9} {'win rate':>9} {'seconds':>8}")
     start = time.perf_counter()
-    print(f"{0:>9} {evaluate(env, policy, eval_seeds, top):>9.3f} {0.0:>8.1f}")
+    untrained = evaluate(env, policy, eval_seeds, top)
+    # Argmax of random initial weights is one arbitrary fixed policy, not random play.
+    print(
+        f"{0:>9} {untrained:>9.3f} {0.0:>8.1f}  untrained (argmax of random initial weights: "
+        "may start below the baseline)"
+    )
     baseline = 0.0
     block = max(1, args.episodes // args.blocks)
     for episode in range(1, args.episodes + 1):

@@ -29,7 +29,7 @@ register("dominoes", _make_dominoes)
 __version__ = "0.1.0"
 
 #: The hot rules modules running compiled (mypyc), empty in the pure build; see
-#: :mod:`shedkit.core.compiled`.
+#: `shedkit.core.compiled`.
 compiled: tuple[str, ...] = compiled_modules()
 
 __all__ = [

@@ -63,7 +63,7 @@ def test_screen_shows_table_hand_and_numbered_moves(
     assert "Your hand (17): 33 4 5 6 888 9 T JJ Q K 2 B R" in out
     assert "Auction" in out and "Kitty: 3 cards face down" in out
     assert "#1 pass" in out and "#4 bid3" in out
-    assert "Quit. 0 deal record(s) saved" in out
+    assert "Quit. No deal was finished, so no record was saved." in out
 
 
 def test_typed_moves_and_bad_input(
@@ -101,7 +101,7 @@ def test_typed_moves_and_bad_input(
     assert "in 'xyz' is not a rank" in out
     assert "'#999' is not an option" in out
     assert "'0' in '0' is not a rank" in out
-    assert "you hold 1 K, and KK needs 2" in out
+    assert "KK needs 2 × K; you hold only one" in out
     assert "You play 22" in out
     assert "'11' is not a move; to pick option 11 from the list, type #11" in out
     assert "You play 3" in out
@@ -120,7 +120,7 @@ def test_quit_and_end_of_input_save_only_finished_deals(
     assert f"Quit. {saved} deal record(s) saved" in out
     code, out, _ = run(monkeypatch, capsys, play_args(tmp_path / "eof"), "")
     assert code == 0
-    assert "Quit. 0 deal record(s) saved" in out
+    assert "Quit. No deal was finished, so no record was saved." in out
     assert not list((tmp_path / "eof").glob("*.json"))
 
 

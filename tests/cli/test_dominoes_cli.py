@@ -85,7 +85,7 @@ def test_typed_moves_and_errors(
     assert "the double-6 set has halves 0 to 6" in out
     assert "'xyz' is not a tile" in out
     assert "#99" in out and "is not an option" in out
-    assert "Quit. 0 deal record(s) saved" in out
+    assert "Quit. No deal was finished, so no record was saved." in out
 
 
 def test_bad_flags_exit_2(
@@ -109,7 +109,11 @@ def test_replay_of_a_dominoes_record(
     run(monkeypatch, capsys, play_args(tmp_path, "--players", "2"), "#1\n" * 2000)
     path = sorted(tmp_path.glob("deal-*.json"))[0]
     record = load_record(path)
-    code, out, _ = run(monkeypatch, capsys, ["replay", str(path)])
+    # Alone, away from its match folder's names: the seats are numbered.
+    alone = tmp_path / "alone" / path.name
+    alone.parent.mkdir()
+    alone.write_bytes(path.read_bytes())
+    code, out, _ = run(monkeypatch, capsys, ["replay", str(alone)])
     assert code == 0
     assert "Boneyard " in out and "(leads)" in out
     assert f"  1. Seat {record['setup']['leader']} leads {record['moves'][0]}" in out

@@ -180,3 +180,71 @@ def test_rules_long_text_goes_through_the_pager_on_a_terminal(
     with console.capture() as captured:
         _show("# DDZ\n\nshort", console)
     assert not paged and "short" in captured.get()
+
+
+def test_replays_speak_to_you_and_name_the_seats(tmp_path: Path) -> None:
+    records = tmp_path / "match"
+    argv = ["play", "doudizhu", "--seed", "3", "--deals", "1", "--records", str(records)]
+    script = Path(sys.executable).with_name("shedkit")
+    played = subprocess.run(
+        [str(script), *argv, "--delay", "0", "--pass-is-final"],
+        input="#1\n" * 300,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert played.returncode == 0, played.stderr
+    # The header names the rules in force: the preset and what the flags changed.
+    assert "preset 'standard' with pass_is_final=yes" in played.stdout
+    one = shedkit("replay", str(records / "deal-0001.json")).stdout
+    whole = shedkit("replay", str(records)).stdout
+    for out in (one, whole):
+        # A file of a match folder replays with the players' names, as the folder does.
+        assert "Seat 1" not in out and "Bot 1 (greedy" in out
+        assert "You bid first." in out and "1. You pass" in out
+        assert not re.search(r"\bYou (bids|passes|plays|is|takes|wins|leads|goes)\b", out)
+        assert "(greedy) (" not in out
+
+
+def test_quitting_before_a_deal_ends_saves_nothing_and_says_so(tmp_path: Path) -> None:
+    records = tmp_path / "never"
+    argv = ["play", "president", "--players", "4", "--records", str(records)]
+    script = Path(sys.executable).with_name("shedkit")
+    done = subprocess.run(
+        [str(script), *argv], input="", capture_output=True, text=True, timeout=120, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert "No deal was finished, so no record was saved." in done.stdout
+    assert "saved in" not in done.stdout and not records.exists()
+
+
+def test_president_titles_and_dominoes_teams_read_in_english(tmp_path: Path) -> None:
+    pre = shedkit(
+        "play",
+        "president",
+        "--watch",
+        "--deals",
+        "1",
+        "--seed",
+        "4",
+        "--records",
+        str(tmp_path / "p"),
+        "--players",
+        "4",
+    )
+    assert pre.returncode == 0, pre.stderr
+    # PRE-11: the titles in the English terminal are English.
+    assert "President" in pre.stdout and "Slave" in pre.stdout
+    assert not re.search(r"Presidente|Schiavo|Cittadino", pre.stdout)
+    script = Path(sys.executable).with_name("shedkit")
+    argv = ["play", "dominoes", "--players", "4", "--partners", "true", "--deals", "1"]
+    dom = subprocess.run(
+        [str(script), *argv, "--seed", "4", "--records", str(tmp_path / "d"), "--delay", "0"],
+        input="#1\n" * 200,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert "(greedy, team B)" in dom.stdout and ") (team" not in dom.stdout

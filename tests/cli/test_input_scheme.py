@@ -48,7 +48,7 @@ def test_ddz_typed_ranks_not_held_are_refused_and_numbers_are_ranks() -> None:
     state = game.new_deal(seed=1, hands=["3 4 5 6 8 8 9 T J Q K A 2 B", None, None], landlord=0)
     move, screen = _turn(DouDizhuTUI, game, state, 0, "R\n2222\n88\n")
     assert "you do not hold the red joker (R)" in screen
-    assert "you hold 1 2, and 2222 needs 4" in screen
+    assert "2222 needs 4 × 2; you hold only one" in screen
     assert str(move) == "88"
 
 

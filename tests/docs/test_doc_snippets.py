@@ -1,4 +1,4 @@
-"""The Python snippets of the docs that are tagged ``<!-- run -->`` run as written.
+"""The Python snippets of the docs and the README tagged ``<!-- run -->`` run as written.
 
 The snippets of one page run in order in one namespace, as a reader would run them.
 """
@@ -12,18 +12,27 @@ import pytest
 
 from shedkit.agents import AGENTS
 
-DOCS = Path(__file__).resolve().parents[2] / "docs"
+ROOT = Path(__file__).resolve().parents[2]
+DOCS = ROOT / "docs"
 TAGGED = re.compile(r"<!-- run -->\n```python\n(.*?)```", re.DOTALL)
-PAGES = sorted(p for p in DOCS.rglob("*.md") if "<!-- run -->" in p.read_text("utf-8"))
-NEEDS = {"pettingzoo.md": ("numpy", "gymnasium", "pettingzoo"), "bot.md": ("scipy", "openskill")}
+PAGES = sorted(
+    p for p in [*DOCS.rglob("*.md"), ROOT / "README.md"] if "<!-- run -->" in p.read_text("utf-8")
+)
+RL = ("numpy", "gymnasium", "pettingzoo")
+NEEDS = {
+    "pettingzoo.md": RL,
+    "observations.md": RL,
+    "README.md": RL,
+    "bot.md": ("scipy", "openskill"),
+}
 
 
 def test_the_docs_have_tagged_snippets() -> None:
     names = {p.name for p in PAGES}
-    assert {"index.md", "bot.md", "pettingzoo.md"} <= names
+    assert {"index.md", "bot.md", "pettingzoo.md", "observations.md", "README.md"} <= names
 
 
-@pytest.mark.parametrize("page", PAGES, ids=lambda p: str(p.relative_to(DOCS)))
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: str(p.relative_to(ROOT)))
 def test_tagged_snippets_run(page: Path, capsys: pytest.CaptureFixture[str]) -> None:
     for module in NEEDS.get(page.name, ()):
         pytest.importorskip(module)

@@ -64,7 +64,7 @@ def test_rewards_are_the_deal_scores(game: str, options: dict[str, Any]) -> None
     e = env(game, **options)
     for seed in range(3):
         e.reset(seed=seed)
-        state = e.unwrapped.state
+        state = e.unwrapped.game_state
         rng = np.random.default_rng(seed)
         mirror = e.unwrapped.game.replay(state.record())
         for agent in e.agent_iter():
@@ -89,14 +89,14 @@ def test_mask_is_the_legal_moves_and_only_the_mover_has_one() -> None:
         if e.terminations[mover]:
             break
         seat = int(mover.split("_")[1])
-        legal = e.unwrapped.state.legal_moves()
+        legal = e.unwrapped.game_state.legal_moves()
         for agent in e.agents:
             mask = e.observe(agent)["action_mask"]
             if agent == mover:
                 assert set(np.flatnonzero(mask)) == {m.action_id for m in legal}
             else:
                 assert not mask.any()
-        assert seat == e.unwrapped.state.current_player
+        assert seat == e.unwrapped.game_state.current_player
         e.step(legal[-1].action_id)  # the highest bid, then the last play listed
 
 
@@ -119,6 +119,18 @@ def test_illegal_and_out_of_order_actions_raise() -> None:
         env("doudizhu", players=7)
 
 
+def test_state_is_pettingzoos_method_and_the_deal_is_game_state() -> None:
+    # PettingZoo's classic card games define no global state: state() raises, as its base does.
+    e = env("doudizhu")
+    e.reset(seed=3)
+    assert not hasattr(e, "state_space")
+    with pytest.raises(NotImplementedError, match=r"shedkit_doudizhu_v0.*observe\(agent\)"):
+        e.state()
+    deal = e.unwrapped.game_state
+    assert deal.current_player == int(e.agent_selection.split("_")[1])
+    assert e.observe(e.agent_selection)["action_mask"].sum() == len(deal.legal_moves())
+
+
 def test_same_seed_same_deals_different_seed_other_deals() -> None:
     a, b = env("president"), env("president")
     runs_a = [play_out(a, s) for s in (1, 2)]
@@ -126,11 +138,11 @@ def test_same_seed_same_deals_different_seed_other_deals() -> None:
     assert runs_a == runs_b
     # Consecutive unseeded resets continue the seeded stream of deals.
     a.reset(seed=9)
-    first = a.unwrapped.state.dealt
+    first = a.unwrapped.game_state.dealt
     a.reset()
     b.reset(seed=9)
     b.reset()
-    assert a.unwrapped.state.dealt == b.unwrapped.state.dealt != first
+    assert a.unwrapped.game_state.dealt == b.unwrapped.game_state.dealt != first
     stream = random.Random(9)
     stream.getrandbits(63)
-    assert a.unwrapped.state.seed == stream.getrandbits(63)
+    assert a.unwrapped.game_state.seed == stream.getrandbits(63)

@@ -53,5 +53,8 @@ def test_short_run_prints_a_learning_curve(capsys: pytest.CaptureFixture[str]) -
     example = load_example()
     assert example.main(["--episodes", "4", "--blocks", "2", "--eval", "3"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0].startswith("president") and "random learner" in lines[1]
+    assert lines[0].startswith("president")
+    assert lines[1].startswith("baseline: a random learner") and "same deals" in lines[1]
     assert [line.split()[0] for line in lines[3:]] == ["0", "2", "4"]
+    # The row before training says what it is, as it may sit below the baseline.
+    assert "untrained" in lines[3] and "untrained" not in lines[4] + lines[5]

@@ -100,3 +100,16 @@ def test_require_extra_rejects_an_unknown_extra() -> None:
         require_extra("gpu", "x", "json")
     require_extra("rl", "x", "json")
     assert issubclass(MissingExtraError, ImportError)
+
+
+def test_serve_without_the_server_extra_says_what_to_install_once() -> None:
+    proc = _run(
+        "fastapi",
+        """
+        from shedkit.cli.main import main
+        sys.exit(main(["serve"]))
+        """,
+    )
+    assert proc.returncode == 2
+    assert proc.stderr.count("pip install 'shedkit[server]'") == 1, proc.stderr
+    assert proc.stderr.startswith("shedkit serve: ")

@@ -103,7 +103,7 @@ def make_agent(name: str, game: Any, seed: int = 0) -> Agent:
     ``name`` is a registered name (built in, or from an installed package's
     ``shedkit.agents`` entry point), an import path ``package.module:Class`` of a
     class or factory taking ``(game, seed)``, or ``cmd:COMMAND`` for a program
-    that speaks the bot protocol (:mod:`shedkit.agents.external`).
+    that speaks the bot protocol ([`shedkit.agents.external`][shedkit.agents.external]).
     """
     if name.startswith("cmd:"):
         from shedkit.agents.external import ExternalAgent

@@ -4,14 +4,14 @@
 arena, ``shedkit play --bots``). The program is started once per seat and
 kept running across deals; it gets ``hello``, then an ``act`` per decision
 and a ``deal_end`` per deal, and ``match_end`` before its stdin is closed
-(:mod:`shedkit.protocol`, ``docs/bot-protocol.md``). Its stderr goes to a log
+([`shedkit.protocol`][shedkit.protocol], ``docs/bot-protocol.md``). Its stderr goes to a log
 file of its own.
 
 A bot that does not start or answer ``hello`` within the start-up limit,
 does not answer a move within the move limit, exits, writes a line that is
-not the JSON asked for (or one longer than :data:`~shedkit.protocol.MAX_LINE`),
+not the JSON asked for (or one longer than `MAX_LINE`),
 writes when nobody asked, or answers an illegal move *forfeits*:
-:class:`BotForfeit` is raised with the reason, and the process (with anything
+`BotForfeit` is raised with the reason, and the process (with anything
 it started, its process group) is killed. The next deal starts it afresh.
 
 The process group is the bot's own, so a Ctrl-C at the terminal reaches
@@ -75,7 +75,7 @@ def is_external(name: str) -> bool:
 
 
 def parse_command(name: str) -> list[str]:
-    """The argv of a ``cmd:`` agent name; an :class:`OptionError` if it names no program."""
+    """The argv of a ``cmd:`` agent name; an `OptionError` if it names no program."""
     text = name[len(PREFIX) :] if is_external(name) else name
     try:
         argv = shlex.split(text)
@@ -287,8 +287,8 @@ class BotProcess:
 class ExternalAgent:
     """An agent played by a program over the bot protocol (``cmd:COMMAND``) in one seat.
 
-    The program starts on the first decision (or :meth:`start`) and runs until
-    :meth:`close`; a protocol or time fault raises :class:`BotForfeit` and kills it,
+    The program starts on the first decision (or `start`) and runs until
+    `close`; a protocol or time fault raises `BotForfeit` and kills it,
     and the next decision starts it again.
     """
 
@@ -362,7 +362,7 @@ class ExternalAgent:
         self.bot_name = name if isinstance(name, str) else None
 
     def act(self, view: Any) -> Any:
-        """Ask the program for a move of ``view.legal_moves``; :class:`BotForfeit` on a fault."""
+        """Ask the program for a move of ``view.legal_moves``; `BotForfeit` on a fault."""
         message = act_message(self.game.name, view, 0)
         text = self.ask(view.seat, message["moves"], message["view"])
         return view.legal_moves[message["moves"].index(text)]
@@ -371,7 +371,7 @@ class ExternalAgent:
         """Send ``act`` with ``moves`` and the view JSON ``view``; the move string answered.
 
         The web table bridge (``shedkit bot connect``) calls this with the view JSON the
-        server sent; :meth:`act` with a view it serialises.
+        server sent; `act` with a view it serialises.
         """
         with self._lock:
             self.start(seat)
@@ -435,6 +435,6 @@ class ExternalAgent:
             process.close(match_end_message(self.deals, self.totals, reason))
 
     def close(self, reason: str = "finished") -> None:
-        """Stop the program for good (the same as :meth:`stop`, under the lock)."""
+        """Stop the program for good (the same as `stop`, under the lock)."""
         with self._lock:
             self.stop(reason)

@@ -1,6 +1,6 @@
 """A rule-based Dominoes bot, ``greedy``: heavy tiles first, keeps its suits, takes the count.
 
-The bot sees only a :class:`~shedkit.dominoes.view.View`. Each legal play is
+The bot sees only a [`View`][shedkit.dominoes.view.View]. Each legal play is
 tried on a copy of the public board, and the plays are ordered by:
 
 1. in All Fives, the points the play scores at once (DOM-23);

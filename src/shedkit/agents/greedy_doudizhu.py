@@ -1,6 +1,6 @@
 """A rule-based Dou Di Zhu bot, ``greedy``: plans its hand, plays the plan, keeps bombs.
 
-The bot sees only a :class:`~shedkit.doudizhu.view.View`. Its one idea is a
+The bot sees only a [`View`][shedkit.doudizhu.view.View]. Its one idea is a
 *plan*: the hand split into combinations needing the fewest leads. Bombs and
 the rocket stay out of the plan (they are kept to win tricks back); the rest is
 searched for chains, pair chains and planes, and what is left becomes trios
@@ -252,7 +252,7 @@ def hand_strength(counts: list[int] | Counts, opts: Options) -> float:
     """How good a hand is for the landlord, before the kitty: high cards, bombs, few plays.
 
     The weights are a rule of thumb (an ace 1, a 2 2, the jokers 3 and 4, a
-    bomb 5, the rocket 8); :func:`bid_value` turns the score into a bid.
+    bomb 5, the rocket 8); `bid_value` turns the score into a bid.
     """
     rest, bombs = _split_bombs(tuple(counts), opts.decks)
     score = 0.0

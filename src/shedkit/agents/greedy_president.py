@@ -1,6 +1,6 @@
 """A rule-based President bot, ``greedy``: sheds low cards first and keeps its quads.
 
-The bot sees only a :class:`~shedkit.president.view.View`. It thinks of its
+The bot sees only a [`View`][shedkit.president.view.View]. It thinks of its
 hand as *groups*: all the cards of one face (a single, pair, triple or quad),
 and it avoids breaking a group, since a broken pair costs an extra trick.
 

@@ -1,7 +1,7 @@
 """``rlcard-rule``: RLCard's Dou Di Zhu rule model (``doudizhu-rule-v1``) playing from our views.
 
 RLCard is a well-known baseline; this adapter lets anyone measure a bot
-against it. Each decision translates the :class:`~shedkit.doudizhu.view.View`
+against it. Each decision translates the [`View`][shedkit.doudizhu.view.View]
 into the raw state RLCard's ``DouDizhuRuleAgentV1`` reads (``current_hand``,
 ``trace`` of the play, legal ``actions`` as RLCard card strings, ``landlord``,
 ``self``), calls the rule agent, and reads its card string back as the legal
@@ -10,7 +10,7 @@ move with those cards.
 What RLCard's model does not cover, and what this adapter does instead:
 
 - RLCard's Dou Di Zhu has no auction, so the bids come from the ``greedy``
-  bot's hand-strength rule (:func:`~shedkit.agents.greedy_doudizhu.bid_value`);
+  bot's hand-strength rule (`bid_value`);
 - the model is for three players and one pack: other options are refused;
 - its random fallback draws from numpy's global generator, so each call runs
   under a generator seeded from the agent's seed and restored afterwards
@@ -55,7 +55,7 @@ def rlcard_string(move: Move) -> str:
 
 
 class RLCardRuleAgent:
-    """RLCard's ``DouDizhuRuleAgentV1`` behind the :class:`~shedkit.agents.Agent` protocol."""
+    """RLCard's ``DouDizhuRuleAgentV1`` behind the [`Agent`][shedkit.agents.Agent] protocol."""
 
     name = "rlcard-rule"
 

@@ -1,7 +1,7 @@
 """Where the games run: this process, local worker processes, or a Ray cluster.
 
 Every backend plays the same chunks of deal numbers with the same pure
-function (:func:`~shedkit.arena.tournament.play_deals`) and returns the
+function ([`play_deals`][shedkit.arena.tournament.play_deals]) and returns the
 results in deal order, so the backend and the worker count never change a
 result. ``progress`` is called with the number of games finished so far.
 """

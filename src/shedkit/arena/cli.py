@@ -112,7 +112,7 @@ def legend(results: dict[str, Any]) -> list[str]:
     """The lines under the table: what a game, a result and each column mean."""
     seatings = len(results["arrangements"])
     score = results["score_name"]
-    return [
+    lines = [
         f"game: one deal played under one seating of the agents; {results['deals']} deals x "
         f"{seatings} seatings = {results['games']} games.",
         "games (per row): the games the agent sat in, in that role; results: its outcomes in "
@@ -123,6 +123,17 @@ def legend(results: dict[str, Any]) -> list[str]:
         "ratings: openskill Plackett-Luce, one event per game; mu is the skill estimate, "
         "sigma its uncertainty, ordinal = mu - 3 sigma (the ranking).",
     ]
+    peasants = any("peasant" in by for by in results["stats"].values())
+    if peasants and not results.get("roles"):
+        # Mixed seatings credit both agents of a peasant side with its result, which is why
+        # a random agent's peasant WP can look as good as its strong partner's.
+        lines.append(
+            "peasant: the two peasants win or lose together, and in most seatings the other "
+            "peasant is another agent, so an agent's peasant WP is partly its partner's (a "
+            "random agent beside a strong one can reach 0.5); --roles plays pure roles only, "
+            "one agent in both peasant seats."
+        )
+    return lines
 
 
 def print_results(out: Console, results: dict[str, Any]) -> None:
@@ -205,7 +216,7 @@ def print_forfeits(out: Console, results: dict[str, Any]) -> None:
 
 
 def run_arena(args: argparse.Namespace, out: Console, err: Console) -> int:
-    """Run the ``arena`` subcommand; errors are :class:`~shedkit.ShedkitError`s."""
+    """Run the ``arena`` subcommand; errors are [`ShedkitError`][shedkit.ShedkitError]s."""
     from shedkit.arena import Tournament, run_tournament
     from shedkit.cli.main import parse_option_values
 

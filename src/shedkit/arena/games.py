@@ -1,6 +1,6 @@
 """What the arena needs to know of each game: how a deal is set up, what a finished deal means.
 
-An :class:`Outcome` reduces a finished deal to what the statistics and the
+An `Outcome` reduces a finished deal to what the statistics and the
 ratings read, the same shape for every game: the role of each seat, who won,
 each seat's place for the ratings (0 = best; equal places tie), the team
 each seat plays for (its side), and each seat's score in the game's own unit:
@@ -15,14 +15,14 @@ each seat plays for (its side), and each seat's score in the game's own unit:
   with partners); a win is the hand won by the seat's side; a void hand
   (DOM-10) is a draw for the ratings.
 
-A game a bot program forfeited (:mod:`shedkit.agents.external`) is read by
+A game a bot program forfeited ([`shedkit.agents.external`][shedkit.agents.external]) is read by
 the game's ``forfeit`` function instead: the forfeiting seat's side loses at
 the worst score the rules allow from where the deal stopped (Dou Di Zhu: the
 stake and the bombs so far, doubled as a spring; President: last place;
 Dominoes: no points). Only that side's result counts; the other seats' is
 not judged on a deal that was not played out.
 
-A game is added with one :func:`register_arena_game` call.
+A game is added with one [`register_arena_game`][shedkit.arena.games.register_arena_game] call.
 """
 
 from __future__ import annotations
@@ -65,7 +65,7 @@ ARENA_GAMES: dict[str, ArenaGame] = {}
 
 
 def register_arena_game(name: str, spec: ArenaGame) -> None:
-    """Make the arena play the game ``name`` (as registered with :func:`shedkit.register`)."""
+    """Make the arena play the game ``name`` (as registered with `shedkit.register`)."""
     ARENA_GAMES[name] = spec
 
 

@@ -51,7 +51,7 @@ def plot_results(results: dict[str, Any], path: str | Path) -> Path:
     axes[2].set_title("openskill ordinal (mu - 3 sigma)")
     fig.suptitle(
         f"{results['game']}: {', '.join(agents)} — {results['deals']} deals x "
-        f"{len(results['arrangements'])} arrangements, seed {results['seed']}"
+        f"{len(results['arrangements'])} seatings, seed {results['seed']}"
     )
     fig.tight_layout()
     path = Path(path)

@@ -18,7 +18,7 @@ both sides of a game (landlord and a peasant) has two results of one game.
 WP and the mean score are per result.
 
 A game a bot program forfeited gives one result only, to the forfeiting
-agent's side: a loss at the worst score (:mod:`shedkit.arena.games`). The
+agent's side: a loss at the worst score (`shedkit.arena.games`). The
 other agents at that table get none; ``forfeits`` counts an agent's
 forfeited games per role.
 """

@@ -10,8 +10,8 @@ A game is a pure function of the tournament seed, the deal number and the
 arrangement, so results do not depend on how deals are split among workers.
 
 A bot program (``cmd:COMMAND``) is started once per seat in each worker
-process and kept across deals (:class:`ExternalSeats`); a bot that breaks the
-protocol or its time limits forfeits that game (:attr:`GameResult.forfeit_seat`
+process and kept across deals (`ExternalSeats`); a bot that breaks the
+protocol or its time limits forfeits that game (`GameResult.forfeit_seat`
 and ``forfeit_reason``), is stopped, and is started again for its next game.
 """
 
@@ -157,8 +157,8 @@ class GameResult:
 class ExternalSeats:
     """The bot programs of one process, one per agent name and seat, kept across deals.
 
-    Closed by :func:`close_external`, and when the process exits (a worker of a pool
-    included: :mod:`multiprocessing` runs its finalizers).
+    Closed by `close_external`, and when the process exits (a worker of a pool
+    included: `multiprocessing` runs its finalizers).
     """
 
     def __init__(self) -> None:

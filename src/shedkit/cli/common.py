@@ -20,7 +20,7 @@ import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, TextIO
+from typing import Any, ClassVar, Final, TextIO
 
 from rich import box
 from rich.columns import Columns
@@ -65,6 +65,23 @@ _SECOND_PERSON = (
     ("you gives", "you give"),
     ("you's", "yours"),
 )
+
+
+#: The name a match gives the human's seat; replays speak to that seat as "you".
+YOU: Final = "You"
+
+
+def with_note(name: str, note: str) -> str:
+    """``name`` with ``note`` in its brackets: "Bot 1 (greedy, team B)", "Seat 2 (landlord)"."""
+    if name.endswith(")") and "(" in name:
+        return f"{name[:-1]}, {note})"
+    return f"{name} ({note})"
+
+
+def replay_names(names: Sequence[str] | None, n: int) -> tuple[list[str], int | None]:
+    """A replay's seat names (default ``Seat 0`` …) and the seat that was "You", if any."""
+    shown = list(names) if names else [f"Seat {s}" for s in range(n)]
+    return shown, shown.index(YOU) if YOU in shown else None
 
 
 def verb(you: bool, plain: str, third: str) -> str:
@@ -338,10 +355,10 @@ class MatchTUI:
         self.delay = delay
         n = game.num_players
         self.names = [
-            "You" if s == human else f"Bot {s} ({getattr(agents[s], 'name', 'bot')})"
+            YOU if s == human else f"Bot {s} ({getattr(agents[s], 'name', 'bot')})"
             for s in range(n)
         ]
-        self.short = ["You" if s == human else f"Bot {s}" for s in range(n)]
+        self.short = [YOU if s == human else f"Bot {s}" for s in range(n)]
         # One row per deal of the score table: (number, cells, returns or None if void).
         self.score_rows: list[tuple[int, list[str], tuple[int, ...] | None]] = []
         self.tty = stream is sys.stdin and stream.isatty()

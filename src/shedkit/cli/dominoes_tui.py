@@ -16,11 +16,13 @@ from typing import Any, TextIO
 
 from rich import box
 from rich.console import Console, Group, RenderableType
+from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
 from shedkit.agents.base import Agent
+from shedkit.cli import common
 from shedkit.cli.common import Listing, MatchTUI, open_replay, signed, step_through, verb
 from shedkit.core.errors import InvalidMoveError
 from shedkit.core.match import DealResult, Match
@@ -312,9 +314,10 @@ class DominoesTUI(MatchTUI):
         for col in ("", "Seat", "Tiles", "Points"):
             seats.add_column(col, justify="left" if col in ("", "Seat") else "right")
         for s in range(view.num_players):
-            name = f"[bold]{self.names[s]}[/]" if s == self.human else self.names[s]
+            name = self.names[s]
             if game.teams:
-                name += f" [dim](team {'AB'[game.side_of[s]]})[/]"
+                name = common.with_note(name, f"team {'AB'[game.side_of[s]]}")
+            name = f"[bold]{escape(name)}[/]" if s == self.human else escape(name)
             seats.add_row(
                 "▶" if s == view.current_player else "",
                 f"{s} {name}",
@@ -375,9 +378,10 @@ def replay_deal(
     """
 
     def rows(start: State, final: State) -> list[tuple[str, str]]:
+        shown, _ = common.replay_names(names, start.num_players)
         out = [
             (
-                (names[s] if names else f"Seat {s}") + (" (leads)" if s == start.leader else ""),
+                common.with_note(shown[s], "leads") if s == start.leader else shown[s],
                 tiles_text(start.game, hand),
             )
             for s, hand in enumerate(start.dealt)
@@ -394,13 +398,14 @@ def replay_deal(
         rows,
     )
     game = state.game
-    names = list(names) if names else [f"Seat {s}" for s in range(state.num_players)]
+    names, you = common.replay_names(names, state.num_players)
     c = console
 
     def told(before: View, seat: int, move: Move, after: View) -> list[str]:
-        lines = narrate(game, names, None, before, seat, move)
+        lines = narrate(game, names, you, before, seat, move)
         if after.history[-1][3]:
-            lines.append(f"[green]Count {after.history[-1][3]}: {names[seat]} scores[/]")
+            scores = verb(seat == you, "score", "scores")
+            lines.append(f"[green]Count {after.history[-1][3]}: {names[seat]} {scores}[/]")
         if move.kind in ("lead", "play"):
             lines += [f"  {row}" for row in line_rows(after.line, 120)]
             lines.append(f"  [dim]{ends_text(after)}[/]")

@@ -159,7 +159,8 @@ def _missing(move: Move, hand: Iterable[int]) -> str:
             article = "the" if "joker" in name else "an" if name in ("A", "8") else "a"
             parts.append(f"you do not hold {article} {name}")
         elif have < need:
-            parts.append(f"you hold {have} {name}, and {move} needs {need}")
+            held_text = "only one" if have == 1 else f"only {have}"
+            parts.append(f"{move} needs {need} × {name}; you hold {held_text}")
     return "; ".join(parts)
 
 
@@ -440,10 +441,10 @@ def replay_deal(
     """
 
     def rows(start: State, final: State) -> list[tuple[str, str]]:
+        shown, _ = common.replay_names(names, start.num_players)
         out = [
             (
-                (names[s] if names else f"Seat {s}")
-                + (" (landlord)" if s == final.landlord else ""),
+                common.with_note(shown[s], "landlord") if s == final.landlord else shown[s],
                 cards_text(hand),
             )
             for s, hand in enumerate(start.dealt)
@@ -459,11 +460,12 @@ def replay_deal(
         lambda s: f"Dou Di Zhu, preset {s.game.preset!r}, seed {s.seed}",
         rows,
     )
-    names = list(names) if names else [f"Seat {s}" for s in range(state.num_players)]
-    narrator = Narrator(names, None, show_cards=True)
+    names, you = common.replay_names(names, state.num_players)
+    narrator = Narrator(names, you, show_cards=True)
     c = console
     if state.phase == "auction":
-        c.print(f"{names[state.first_bidder]} bids first.")
+        first = state.first_bidder
+        c.print(f"{names[first]} {verb(first == you, 'bid', 'bids')} first.")
 
     def narrate(before: View, seat: int, move: Move, after: View) -> list[str]:
         lines = narrator.lines(before, seat, move, after.history[-1][2], after)

@@ -36,7 +36,9 @@ from shedkit.cli.bot_cmd import add_bot_parser, run_bot
 from shedkit.cli.rules_cmd import add_rules_parser, run_rules
 from shedkit.core.compiled import describe
 from shedkit.core.errors import OptionError, RecordError, ShedkitError
+from shedkit.core.extras import MissingExtraError
 from shedkit.core.match import Match
+from shedkit.core.options import options_to_dict
 from shedkit.core.records import load_record
 from shedkit.core.rng import derive_seed
 
@@ -466,10 +468,13 @@ def _serve(args: argparse.Namespace, out: Console, err: Console, stdin: TextIO) 
         from shedkit.server.run import serve
         from shedkit.server.settings import Settings
     except ImportError as missing:
-        err.print(
-            f"shedkit serve: {missing}; install the server extra: pip install 'shedkit[server]'",
-            markup=False,
+        # A missing extra's message already says what to install; a bare ImportError does not.
+        advice = (
+            ""
+            if isinstance(missing, MissingExtraError)
+            else ("; install the server extra: pip install 'shedkit[server]'")
         )
+        err.print(f"shedkit serve: {missing}{advice}", markup=False)
         return 2
     try:
         settings = Settings(
@@ -584,7 +589,7 @@ def _play_match(
     if args.target is not None:
         limits.append(f"first to {args.target}")
     out.print(
-        f"[bold]{client.TUI.title}[/] — preset {args.preset!r}, seed {seed}, "
+        f"[bold]{client.TUI.title}[/] — {rules_text(game)}, seed {seed}, "
         f"{' or '.join(limits) or 'no end'}. "
         + (
             f"All seats are {args.bots} bots."
@@ -607,8 +612,19 @@ def _play_match(
         out.print(f"Records of the deals are in {records}/", highlight=False)
         return 0
     what = "Quit." if finished is False else "\nInterrupted."
-    out.print(f"{what} {saved} deal record(s) saved in {records}/", highlight=False)
+    if saved:
+        out.print(f"{what} {saved} deal record(s) saved in {records}/", highlight=False)
+    else:
+        out.print(f"{what} No deal was finished, so no record was saved.", highlight=False)
     return 0 if finished is False else 130
+
+
+def rules_text(game: Any) -> str:
+    """The rules in force: the preset, and the options that flags changed from it."""
+    preset = shedkit.make(game.name, preset=game.preset).options
+    base, now = options_to_dict(preset), options_to_dict(game.options)
+    changed = [f"{k}={_value_text(v)}" for k, v in now.items() if base.get(k) != v]
+    return f"preset {game.preset!r}" + (f" with {', '.join(changed)}" if changed else "")
 
 
 #: The file ``shedkit play`` writes beside the deal records: game, seed and seat names.
@@ -646,7 +662,11 @@ def _replay(args: argparse.Namespace, out: Console, err: Console, stdin: TextIO)
             f"{args.file!r} is a record of {game!r}; this command replays {', '.join(PLAYABLE)}"
         )
     client = importlib.import_module(f"shedkit.cli.{game}_tui")
-    client.replay_deal(out, record, stdin, step=args.step, title=str(args.file))
+    # A deal of a match folder gets the players' names the folder's match file keeps.
+    names = _match_info(path.parent).get("names") or None
+    if names is not None and len(names) != len(record.get("returns") or names):
+        names = None
+    client.replay_deal(out, record, stdin, step=args.step, title=str(args.file), names=names)
     return 0
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TextIO
+from typing import Any, Final, TextIO
 
 from rich import box
 from rich.console import Console, Group, RenderableType
@@ -21,11 +21,12 @@ from rich.panel import Panel
 from rich.table import Table
 
 from shedkit.agents.base import Agent
+from shedkit.cli import common
 from shedkit.cli.common import Listing, MatchTUI, open_replay, signed, step_through, verb
 from shedkit.core.match import DealResult, Match
 from shedkit.president.combos import EIGHT, FACE_CHARS, JOKER, KINDS, Move, card_str
-from shedkit.president.rules import President, State
-from shedkit.president.rules import title as title_of
+from shedkit.president.rules import TITLES, President, State
+from shedkit.president.rules import title as rule_title
 from shedkit.president.view import View
 
 __all__ = ["TUI", "Narrator", "PresidentTUI", "cards_text", "order_text", "replay_deal"]
@@ -87,6 +88,17 @@ def _strength(view: View, move: Move) -> tuple[int, int, int]:
 
 
 # -- narration --------------------------------------------------------------------
+
+
+#: The PRE-11 titles in English, as the web client names them (the rules use the Italian).
+ENGLISH_TITLES: Final = dict(
+    zip(TITLES, ("President", "Vice-president", "Citizen", "Vice-slave", "Slave"), strict=True)
+)
+
+
+def title_of(place: int, n: int) -> str:
+    """The English title of finishing place ``place`` (0 = first) among ``n`` players."""
+    return ENGLISH_TITLES[rule_title(place, n)]
 
 
 @dataclass
@@ -362,9 +374,10 @@ def replay_deal(
     """
 
     def rows(start: State, final: State) -> list[tuple[str, str]]:
+        shown, _ = common.replay_names(names, start.num_players)
         out = [
             (
-                (names[s] if names else f"Seat {s}") + (" (dealer)" if s == start.dealer else ""),
+                common.with_note(shown[s], "dealer") if s == start.dealer else shown[s],
                 cards_text(start.sort(hand)),
             )
             for s, hand in enumerate(start.dealt)
@@ -383,8 +396,8 @@ def replay_deal(
         rows,
     )
     n = state.num_players
-    names = list(names) if names else [f"Seat {s}" for s in range(n)]
-    narrator = Narrator(state.game, names, None, reveal=True)
+    names, you = common.replay_names(names, n)
+    narrator = Narrator(state.game, names, you, reveal=True)
     c = console
     start = state.view(None)
     if start.revolution:
@@ -392,9 +405,11 @@ def replay_deal(
     best = state.game.options.tax_style == "best"  # PRE-21
     for (giver, loser, _), drawn in zip(state.exchanges, state.tax_draws, strict=True):
         if best:
-            c.print(f"Tax: {names[loser]} hands {names[giver]} its best, {cards_text(drawn)}.")
+            hands, own = verb(loser == you, "hand", "hands"), "your" if loser == you else "their"
+            c.print(f"Tax: {names[loser]} {hands} {names[giver]} {own} best, {cards_text(drawn)}.")
         else:
-            c.print(f"Tax: {names[giver]} draws {cards_text(drawn)} from {names[loser]}.")
+            draws = verb(giver == you, "draw", "draws")
+            c.print(f"Tax: {names[giver]} {draws} {cards_text(drawn)} from {names[loser]}.")
     if start.phase == "play":
         c.print(narrator.lead_line(start), highlight=False)
 

@@ -27,7 +27,7 @@ def is_int(value: object) -> bool:
 
 
 def seed_arg(seed: object) -> int:
-    """``seed``, or a fresh random seed for ``None``; :class:`SetupError` for a non-integer."""
+    """``seed``, or a fresh random seed for ``None``; `SetupError` for a non-integer."""
     if seed is None:
         return secrets.randbits(63)
     if not isinstance(seed, int) or isinstance(seed, bool):
@@ -36,7 +36,7 @@ def seed_arg(seed: object) -> int:
 
 
 def seat_arg(value: object, n: int, name: str) -> int:
-    """``value`` if it is a seat ``0 … n-1``, else :class:`SetupError` naming ``name``."""
+    """``value`` if it is a seat ``0 … n-1``, else `SetupError` naming ``name``."""
     if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < n:
         raise SetupError(f"{name} must be a seat 0…{n - 1}, not {value!r}")
     return value

@@ -42,7 +42,7 @@ def claim(
     """Take ``items`` (a scenario's hand, kitty or boneyard) out of ``free``.
 
     Each item must be an int of ``universe``, named once, and still ``free``;
-    otherwise :class:`SetupError` says which, with ``what`` ("hand of seat 1")
+    otherwise `SetupError` says which, with ``what`` ("hand of seat 1")
     and ``name`` (the notation of an item) in the message.
     """
     for x in items:

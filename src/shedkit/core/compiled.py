@@ -1,8 +1,8 @@
 """Which modules run compiled: the hot rules modules that ``SHEDKIT_COMPILE=1`` builds with mypyc.
 
 The same typed source is the pure build and the compiled one: ``setup.py``
-reads :data:`HOT_MODULES` to know what to hand to mypyc, and at run time
-:func:`compiled_modules` tells which of them were loaded from an extension
+reads `HOT_MODULES` to know what to hand to mypyc, and at run time
+`compiled_modules` tells which of them were loaded from an extension
 module rather than from their ``.py`` file.
 
 >>> set(compiled_modules()) <= set(HOT_MODULES)
@@ -40,7 +40,7 @@ HOT_MODULES: Final = (
 
 
 def compiled_modules() -> tuple[str, ...]:
-    """The modules of :data:`HOT_MODULES` that were loaded compiled (empty in the pure build)."""
+    """The modules of `HOT_MODULES` that were loaded compiled (empty in the pure build)."""
     suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
     out = []
     for name in HOT_MODULES:

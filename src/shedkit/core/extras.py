@@ -2,8 +2,8 @@
 
 The rules engine needs only the standard library; the envs, the arena, the web
 server and the Ray backend need third-party packages, installed with an extra
-(``pip install 'shedkit[rl]'``). :func:`require_extra` turns a missing package
-into an :class:`ImportError` that names the extra to install.
+(``pip install 'shedkit[rl]'``). `require_extra` turns a missing package
+into an `ImportError` that names the extra to install.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ class MissingExtraError(ImportError):
 
 
 def require_extra(extra: str, feature: str, *modules: str) -> None:
-    """Import ``modules``; if one is missing, raise :class:`MissingExtraError` naming ``extra``.
+    """Import ``modules``; if one is missing, raise `MissingExtraError` naming ``extra``.
 
     ``feature`` says what needs them (``shedkit.envs``), for the message.
     """

@@ -1,6 +1,6 @@
 """What every game class shares: dense action ids and rebuilding a deal from its record.
 
-A game (``DouDizhu``, ``President``, ``Dominoes``) subclasses :class:`GameBase`
+A game (``DouDizhu``, ``President``, ``Dominoes``) subclasses `GameBase`
 and supplies its action table, ``parse_move`` and ``deal_from_setup`` (the
 deal a record's ``setup`` describes); replaying the moves and checking the
 returns is the same for all of them.
@@ -42,7 +42,7 @@ class Playable(Protocol):
         ...
 
     def apply(self, move: Any, seat: int | None = None) -> None:
-        """Play ``move``; raise a :class:`ShedkitError` if it is not legal."""
+        """Play ``move``; raise a `ShedkitError` if it is not legal."""
         ...
 
     def returns(self) -> list[int]:
@@ -83,14 +83,14 @@ class GameBase(Generic[MoveT, StateT]):
         """The deal a record's ``seed`` and ``setup`` describe, before any move.
 
         Raises ``KeyError``/``TypeError`` for a missing or mistyped field and a
-        :class:`ShedkitError` for a set-up that is not a possible deal.
+        [`ShedkitError`][shedkit.core.game.ShedkitError] for a set-up that is not a possible deal.
         """
         raise NotImplementedError
 
     def replay(self, record: Mapping[str, Any], steps: int | None = None) -> StateT:
         """Rebuild the state a record describes, or the one after its first ``steps`` moves.
 
-        Raises :class:`RecordError` for a malformed record, a move that does not
+        Raises `RecordError` for a malformed record, a move that does not
         replay, or returns that differ from the replay's.
         """
         try:

@@ -22,7 +22,7 @@ class DealResult:
     seed: int
     returns: tuple[int, ...]
     thrown_in: bool
-    #: ``None`` in :attr:`Match.results` of a match that does not keep its records.
+    #: ``None`` in `Match.results` of a match that does not keep its records.
     record: dict[str, Any] | None
     path: Path | None
 

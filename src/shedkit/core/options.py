@@ -56,7 +56,7 @@ def build_options(
 ) -> OptionsT:
     """Build ``cls`` from a named preset and overrides, checking names and value types.
 
-    Raises :class:`OptionError` naming the valid presets or options; ``label``
+    Raises `OptionError` naming the valid presets or options; ``label``
     (the game's name) starts each message.
     """
     label = label or cls.__name__

@@ -16,7 +16,7 @@ __all__ = ["load_record", "replay", "save_record"]
 def replay(record: Mapping[str, Any], steps: int | None = None) -> Any:
     """Rebuild exactly the state ``record`` was taken from (or the one after ``steps`` moves).
 
-    Raises :class:`RecordError` for a malformed record or one that does not replay.
+    Raises `RecordError` for a malformed record or one that does not replay.
     """
     if not isinstance(record, Mapping):
         raise RecordError(f"a record is a JSON object, not {type(record).__name__}")
@@ -44,7 +44,7 @@ def save_record(record: Mapping[str, Any], path: str | Path) -> Path:
 
 
 def load_record(path: str | Path) -> dict[str, Any]:
-    """Read a record file; :class:`RecordError` if it is not a JSON object."""
+    """Read a record file; `RecordError` if it is not a JSON object."""
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:

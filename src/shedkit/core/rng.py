@@ -19,7 +19,7 @@ def derive_seed(seed: int, *path: object) -> int:
 
 
 def derived_rng(seed: int, *path: object) -> random.Random:
-    """A ``random.Random`` seeded with :func:`derive_seed`."""
+    """A ``random.Random`` seeded with `derive_seed`."""
     return random.Random(derive_seed(seed, *path))
 
 

@@ -1,9 +1,9 @@
 """The Chinese dominoes set as a tile model: names, civil and military suits, ranks (DOM-30…32).
 
 The 32 tiles come from two dice: the 11 *civil* kinds twice each and the 10
-*military* tiles once each. Civil tiles rank in the order of :data:`CIVIL`
+*military* tiles once each. Civil tiles rank in the order of `CIVIL`
 (heaven highest, DOM-31); military tiles rank by pip total, the tiles of
-equal total sharing a rank, in the order of :data:`MILITARY`. No game is
+equal total sharing a rank, in the order of `MILITARY`. No game is
 played on the set yet (DOM-32).
 
 >>> tiles = chinese_set()
@@ -55,7 +55,7 @@ class ChineseTile:
 
     ``rank`` is 1 for the strongest of its suit and grows downwards; ``copy``
     tells the two tiles of a civil kind apart (0 or 1). ``index`` is the
-    tile's place in :func:`chinese_set`.
+    tile's place in `chinese_set`.
     """
 
     index: int
@@ -98,7 +98,7 @@ def chinese_set() -> tuple[ChineseTile, ...]:
 def find(text: str) -> ChineseTile:
     """The first tile named ``text``: ``a-b`` in either order, or a civil name (``heaven``).
 
-    Raises :class:`ValueError` for a name or pair that is not in the set.
+    Raises `ValueError` for a name or pair that is not in the set.
     """
     key = text.strip().lower()
     match = re.fullmatch(r"\[?\s*(\d)\s*[-|]\s*(\d)\s*\]?", key)
@@ -115,7 +115,7 @@ def find(text: str) -> ChineseTile:
 def compare(a: ChineseTile, b: ChineseTile) -> int:
     """1 if ``a`` outranks ``b``, -1 if ``b`` outranks ``a``, 0 if they rank equal (DOM-31).
 
-    Tiles of different suits do not rank against each other: :class:`ValueError`.
+    Tiles of different suits do not rank against each other: `ValueError`.
     """
     if a.suit != b.suit:
         raise ValueError(f"{a} ({a.suit}) and {b} ({b.suit}) are of different suits (DOM-31)")

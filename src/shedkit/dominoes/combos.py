@@ -1,4 +1,4 @@
-"""Tiles, ends and the :class:`Move` value of Dominoes (DOM-01, DOM-40, DOM-41).
+"""Tiles, ends and the `Move` value of Dominoes (DOM-01, DOM-40, DOM-41).
 
 A tile is an int, its index in the set ordered by ``(low, high)``: with
 double-six ``0`` is ``0-0``, ``1`` is ``0-1`` … ``27`` is ``6-6``. Open ends are

@@ -42,7 +42,7 @@ def parse_tiles(text: str, max_pips: int = 6) -> list[int]:
 
 
 def parse_move(text: object, tables: Tables, state: State | None = None) -> Move:
-    """Return the move ``text`` names; raise :class:`InvalidMoveError` if it names none.
+    """Return the move ``text`` names; raise `InvalidMoveError` if it names none.
 
     With a ``state``, a tile written alone after the first tile means its only
     legal play (``3-5`` for ``3-5@R`` when only ``R`` fits).

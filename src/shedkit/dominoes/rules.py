@@ -643,7 +643,7 @@ class State:
         )
 
     def record(self) -> dict[str, Any]:
-        """A JSON-able description of the hand so far; :func:`shedkit.replay` rebuilds it."""
+        """A JSON-able description of the hand so far; `shedkit.replay` rebuilds it."""
         names = self.game.tables.names
         return {
             "game": self.game.name,
@@ -673,5 +673,5 @@ def make(preset: str = "standard", **options: Any) -> Dominoes:
 
 
 def _unpickle_state(game: Dominoes, attrs: dict[str, Any]) -> State:
-    """The state :meth:`State.__reduce__` pickled."""
+    """The state `State.__reduce__` pickled."""
     return State(game, 0, [], [], 0, -1, attrs=attrs)

@@ -84,7 +84,7 @@ def layout(moves: Sequence[Move], tables: Tables) -> Line:
 class View:
     """One seat's knowledge of a hand (``seat=None``: a spectator's).
 
-    ``board`` is the engine's public board (see :mod:`shedkit.dominoes.movegen`);
+    ``board`` is the engine's public board (see `shedkit.dominoes.movegen`);
     ``history`` holds ``(seat, move, tile drawn, points scored)``, the drawn
     tile only for this seat's own draws (-1 otherwise). ``lead_tile`` is the
     tile DOM-04 makes the leader play first, shown to the leader only (-1:

@@ -4,7 +4,7 @@ Every move a player could ever make (``pass``, the three bids and every
 combination reading) gets an id: ``pass`` is 0, ``bid1…bid3`` are 1…3, then the
 combinations by kind, length, rank and kickers. The tables built here are also
 the lookup structures the move generator indexes into, so every generated move
-is an interned :class:`Move` carrying its id.
+is an interned [`Move`][shedkit.doudizhu.actions.Move] carrying its id.
 """
 
 from __future__ import annotations

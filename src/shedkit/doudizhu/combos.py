@@ -1,4 +1,4 @@
-"""Ranks, cards and the :class:`Move` value of Dou Di Zhu (DDZ-01, DDZ-02, DDZ-50/51).
+"""Ranks, cards and the `Move` value of Dou Di Zhu (DDZ-01, DDZ-02, DDZ-50/51).
 
 Ranks are small ints ``0 … 14`` in playing order: ``0`` is the 3, ``11`` the ace,
 ``12`` the 2, ``13`` the black joker and ``14`` the red joker (DDZ-02). A card is

@@ -3,7 +3,7 @@
 A hand is a list of 15 counts, one per rank. Leads enumerate every kind;
 responses enumerate only the last play's kind and length above its rank, plus
 the bombs and the rocket that beat it. Every move comes out of the
-:class:`~shedkit.doudizhu.actions.Tables`, so it is interned and carries its id.
+`Tables`, so it is interned and carries its id.
 """
 
 from __future__ import annotations
@@ -118,7 +118,7 @@ def _bomb_moves(
 ) -> None:
     """Bombs (DDZ-21, DDZ-41) beating ``above`` = (size, rank), or all; then the rocket.
 
-    ``bombs`` is :func:`bomb_ranks` of ``c``, which the state keeps per seat.
+    ``bombs`` is `bomb_ranks` of ``c``, which the state keeps per seat.
     """
     if bombs:
         bomb = t.bomb
@@ -136,7 +136,7 @@ def _bomb_moves(
 def lead_moves(c: list[int], t: Tables, bombs: int = -1) -> list[Move]:
     """Every combination the hand ``c`` can lead (DDZ-11), each reading once (DDZ-16a).
 
-    ``bombs``, :func:`bomb_ranks` of ``c``, is worked out here unless given.
+    ``bombs``, `bomb_ranks` of ``c``, is worked out here unless given.
     """
     if bombs < 0:
         bombs = bomb_ranks(c)
@@ -189,7 +189,7 @@ def lead_moves(c: list[int], t: Tables, bombs: int = -1) -> list[Move]:
 def response_moves(c: list[int], t: Tables, last: Move, bombs: int = -1) -> list[Move]:
     """``pass`` and every play of hand ``c`` that beats ``last`` (DDZ-12, DDZ-20…23).
 
-    ``bombs``, :func:`bomb_ranks` of ``c``, is worked out here unless given.
+    ``bombs``, `bomb_ranks` of ``c``, is worked out here unless given.
     """
     if bombs < 0:
         bombs = bomb_ranks(c)

@@ -388,7 +388,7 @@ class State:
     def apply(self, move: object, seat: object = None) -> None:
         """Play ``move`` for the current player (or check it is ``seat``'s turn first).
 
-        Raises :class:`IllegalMoveError`, leaving the state unchanged, if the move
+        Raises `IllegalMoveError`, leaving the state unchanged, if the move
         is not legal now.
         """
         if self.phase == "over":
@@ -593,7 +593,7 @@ class State:
         )
 
     def record(self) -> dict[str, Any]:
-        """A JSON-able description of the deal so far; :func:`shedkit.replay` rebuilds it."""
+        """A JSON-able description of the deal so far; `shedkit.replay` rebuilds it."""
         landlord = None
         setup: dict[str, Any] = {
             "hands": [list(h) for h in self.dealt],
@@ -637,5 +637,5 @@ def make(preset: str = "standard", **options: Any) -> DouDizhu:
 
 
 def _unpickle_state(game: DouDizhu, attrs: dict[str, Any]) -> State:
-    """The state :meth:`State.__reduce__` pickled."""
+    """The state `State.__reduce__` pickled."""
     return State(game, 0, [], [], 0, None, 1, attrs=attrs)

@@ -1,6 +1,6 @@
 """What one seat may know of a deal, and deals consistent with it (DDZ-10).
 
-A :class:`View` is the only thing outside the engine that sees a deal: agents
+A [`View`][shedkit.doudizhu.view.View] is the only thing outside the engine that sees a deal: agents
 act on it, the terminal draws it. It holds the seat's own hand, the public
 history (with the physical cards of every play), and the kitty once the
 landlord has shown it; never another seat's hidden cards.

@@ -1,11 +1,11 @@
 """Reinforcement-learning environments (extra ``[rl]``): numpy lives here, not in the rules.
 
-- :mod:`shedkit.envs.pettingzoo`: ``env("doudizhu", **options)``, a PettingZoo
+- [`shedkit.envs.pettingzoo`][shedkit.envs.pettingzoo]: ``env("doudizhu", **options)``, a PettingZoo
   AEC environment per game (Dou Di Zhu, President, Dominoes), agents
   ``player_0`` …, masked dense actions;
-- :mod:`shedkit.envs.gymnasium`: ``SingleAgentEnv``, one learning seat against
-  :mod:`shedkit.agents` bots;
-- :mod:`shedkit.envs.encodings`: the documented observation layout of each game.
+- [`shedkit.envs.gymnasium`][shedkit.envs.gymnasium]: ``SingleAgentEnv``, one learning seat against
+  [`shedkit.agents`][shedkit.agents] bots;
+- `shedkit.envs.encodings`: the documented observation layout of each game.
 """
 
 from shedkit.core.extras import require_extra

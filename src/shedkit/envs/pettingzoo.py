@@ -4,8 +4,11 @@ Agents are named by seat (``player_0`` …), actions are the game's dense
 action ids (``Discrete(game.num_actions)``), and each observation is
 ``{"observation": float32 vector, "action_mask": int8 vector}`` built from the
 acting seat's view by the game's encoding (see
-:mod:`shedkit.envs.encodings`). A deal is one episode; every seat's reward is
-its deal score (``state.returns()``), given when the deal ends.
+`shedkit.envs.encodings`). A deal is one episode; every seat's reward is
+its deal score (``game_state.returns()``), given when the deal ends.
+``aec.game_state`` is the engine's state of the deal in play; ``aec.state()``
+is PettingZoo's global state, which a card game does not define: it raises
+`NotImplementedError`, as in PettingZoo's classic card games.
 
 >>> from shedkit.envs.pettingzoo import env
 >>> e = env("doudizhu")
@@ -45,7 +48,7 @@ class ShedkitAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type i
 
     ``reset(seed=s)`` makes the next deals reproducible: the deal seeds are
     drawn from ``random.Random(s)``; without a seed the first reset draws one.
-    An action that is not legal raises :class:`~shedkit.IllegalMoveError`.
+    An action that is not legal raises [`IllegalMoveError`][shedkit.IllegalMoveError].
     The environment enforces the call order itself (``reset`` first), so it
     needs no PettingZoo wrapper forwarding every attribute on the hot path.
     """
@@ -80,7 +83,8 @@ class ShedkitAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type i
         self.observation_spaces = {a: space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(num_actions) for a in self.possible_agents}
         self._rng: random.Random | None = None
-        self.state: Any = None
+        # The engine's state of the deal in play (every hand in it); not PettingZoo's state().
+        self.game_state: Any = None
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         """The observation space of ``agent`` (the same for every seat)."""
@@ -94,26 +98,40 @@ class ShedkitAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type i
         """Deal a new hand; ``seed`` reseeds the stream of deal seeds."""
         if seed is not None or self._rng is None:
             self._rng = random.Random(seed)
-        self.state = self.game.new_deal(seed=self._rng.getrandbits(63))
+        self.game_state = self.game.new_deal(seed=self._rng.getrandbits(63))
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        if self.state.is_over:  # no move at all (impossible in the games so far)
+        if self.game_state.is_over:  # no move at all (impossible in the games so far)
             self._finish(self.agents[0])
         else:
-            self.agent_selection = agent_name(self.state.current_player)
+            self.agent_selection = agent_name(self.game_state.current_player)
         if self.render_mode == "human":
             self.render()
 
+    def state(self) -> NDArray[np.float32]:
+        """PettingZoo's global state, which these games do not define: raises `NotImplementedError`.
+
+        A global state would show every hidden hand, so, like PettingZoo's classic
+        card games, the environment has none (and no ``state_space``): a
+        centralised critic can build one from ``game_state``, the engine's state.
+        """
+        raise NotImplementedError(
+            f"state() method has not been implemented in the environment "
+            f"{self.metadata['name']}: a card game's global state would show every hidden "
+            "hand; use observe(agent) for what a seat sees, or game_state for the engine's "
+            "state of the deal"
+        )
+
     def observe(self, agent: str) -> Observation:
         """The encoded view of ``agent``'s seat and its legal-action mask."""
-        if self.state is None:
+        if self.game_state is None:
             raise OptionError("call reset() before observe()")
         seat = self._seats[agent]
-        state = self.state
+        state = self.game_state
         fast = getattr(self.encoding, "encode_state", None)
         if fast is not None:
             # The same vector as encode(view), without building a View on every step.
@@ -127,7 +145,7 @@ class ShedkitAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type i
 
     def step(self, action: int | np.integer[Any] | None) -> None:
         """Apply the action id of the agent to move (``None`` for a finished agent)."""
-        if self.state is None:
+        if self.game_state is None:
             raise OptionError("call reset() before step()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
@@ -136,19 +154,19 @@ class ShedkitAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type i
         if action is None:
             raise IllegalMoveError(f"{agent} is to move; None is only for finished agents")
         move = self.game.action_to_move(int(action))
-        self.state.apply(move)
+        self.game_state.apply(move)
         self._cumulative_rewards[agent] = 0.0
-        if self.state.is_over:
+        if self.game_state.is_over:
             self._finish(agent)
         else:
             for a in self.agents:
                 self.rewards[a] = 0.0
-            self.agent_selection = agent_name(self.state.current_player)
+            self.agent_selection = agent_name(self.game_state.current_player)
         if self.render_mode == "human":
             self.render()
 
     def _finish(self, last: str) -> None:
-        returns = self.state.returns()
+        returns = self.game_state.returns()
         for a in self.agents:
             self.rewards[a] = float(returns[self._seats[a]])
             self.terminations[a] = True
@@ -157,14 +175,14 @@ class ShedkitAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type i
 
     def render(self) -> str | None:
         """The table as text ("ansi") or printed ("human"); every hand is shown."""
-        return render_state(self.encoding, self.state, self.render_mode)
+        return render_state(self.encoding, self.game_state, self.render_mode)
 
     def close(self) -> None:
         """Nothing to release; present for the PettingZoo API."""
 
 
 def env(game: str, render_mode: str | None = None, **options: Any) -> ShedkitAECEnv:
-    """The AEC environment of ``game``; ``preset`` and options as for :func:`shedkit.make`."""
+    """The AEC environment of ``game``; ``preset`` and options as for `shedkit.make`."""
     return ShedkitAECEnv(game, render_mode=render_mode, **options)
 
 

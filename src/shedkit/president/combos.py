@@ -1,4 +1,4 @@
-"""Cards, the order in force, and the :class:`Move` value of President (PRE-01, PRE-03, PRE-30/31).
+"""Cards, the order in force, and the `Move` value of President (PRE-01, PRE-03, PRE-30/31).
 
 A card is an int: ``face * 4 + suit`` for the 52 suited cards, faces
 ``0 … 12`` being ``A 2 3 … K`` and suits ``s h d c``; ``52`` is the joker.

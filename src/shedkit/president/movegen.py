@@ -1,6 +1,6 @@
 """Plays a President hand can make (PRE-07, PRE-15, PRE-16).
 
-A hand is a card bitmask. :func:`play_keys` yields plays as keys
+A hand is a card bitmask. `play_keys` yields plays as keys
 ``(kind, cards, joker_as)``; given a kind and a size it yields only those,
 which is all a response needs. The action table is built from the keys of the
 full pack, so every key of a hand names an interned move.

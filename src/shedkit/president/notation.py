@@ -44,7 +44,7 @@ def parse_cards(text: str) -> list[int]:
 
 
 def parse_move(text: object, tables: Tables) -> Move:
-    """Return the move ``text`` names; raise :class:`InvalidMoveError` if it names none."""
+    """Return the move ``text`` names; raise `InvalidMoveError` if it names none."""
     if not isinstance(text, str):
         raise InvalidMoveError(f"a move is written as text, not {type(text).__name__}")
     if len(text) > _MAX_TEXT:

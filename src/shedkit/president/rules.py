@@ -202,7 +202,7 @@ class President(GameBase[Move, "State"]):
         return determinize(self, view, rng)
 
     def replay(self, record: Mapping[str, Any], steps: int | None = None) -> State:
-        """Rebuild the state ``record`` describes (see :meth:`GameBase.replay`).
+        """Rebuild the state ``record`` describes (see `GameBase.replay`).
 
         A record names ``tax_style`` only when it is not ``"drawn"`` (PRE-21), so a
         record without it replays under ``"drawn"`` even where this game's preset
@@ -487,7 +487,8 @@ class State:
         last = self.last_play
         assert last is not None
         if move.kind != last.kind or move.size != last.size:
-            return f"{move} is not a {last.kind} of {last.size} card(s) like {last} (PRE-07)"
+            what = "one card" if last.size == 1 else f"{last.size} cards of one rank"
+            return f"{move} cannot follow {last}: the answer must be {what}, as led (PRE-07)"
         return f"{move} is not higher than {last} in the order in force (PRE-07, PRE-13)"
 
     def _next_in(self, seat: int, skip_passed: bool = False) -> int | None:
@@ -634,7 +635,7 @@ class State:
         return -1
 
     def record(self) -> dict[str, Any]:
-        """A JSON-able description of the deal so far; :func:`shedkit.replay` rebuilds it."""
+        """A JSON-able description of the deal so far; `shedkit.replay` rebuilds it."""
         setup: dict[str, Any] = {
             "hands": [list(h) for h in self.dealt],
             "leftover": list(self.leftover),
@@ -698,5 +699,5 @@ def make(preset: str = "standard", **options: Any) -> President:
 
 
 def _unpickle_state(game: President, attrs: dict[str, Any]) -> State:
-    """The state :meth:`State.__reduce__` pickled."""
+    """The state `State.__reduce__` pickled."""
     return State(game, 0, [], [], 0, [], [], False, attrs=attrs)

@@ -6,7 +6,7 @@ card itself in President), so the client can match a selection of cards to a
 legal move without knowing any rule. Every legal move is ``{"m": notation,
 "k": [keys]}``; a move with no keys (pass, a bid) is a button.
 
-A serialiser reads only the seat's :meth:`view`, so a message built from it
+A serialiser reads only the seat's `view`, so a message built from it
 can hold no card that seat may not know.
 """
 

@@ -1,14 +1,14 @@
 """The rules of the games for players, shipped with the package in five languages.
 
 Each game's rules are one markdown file in this package: ``<game>.md`` in
-English, ``<lang>/<game>.md`` in the other languages of :data:`LANGS`. A rule
+English, ``<lang>/<game>.md`` in the other languages of `LANGS`. A rule
 is a level-3 heading that starts with its ID and ends with a stable anchor::
 
     ### PRE-16 · The joker as a wild card {#pre-16}
 
 The text runs to the next heading. Every language has the same rules, with
 the same IDs and anchors in the same order; only titles and text differ.
-:func:`rule` finds one rule by its ID, :func:`game_of` tells which game an ID
+`rule` finds one rule by its ID, `game_of` tells which game an ID
 belongs to.
 """
 
@@ -91,7 +91,7 @@ def _files() -> Traversable:
 
 
 def check_lang(lang: str) -> str:
-    """``lang`` spelt canonically (``DE`` is ``de``); one not in :data:`LANGS` raises."""
+    """``lang`` spelt canonically (``DE`` is ``de``); one not in `LANGS` raises."""
     code = lang.strip().lower()
     if code not in LANGS:
         raise UnknownLanguageError(
@@ -104,7 +104,7 @@ def check_lang(lang: str) -> str:
 def text(game: str, lang: str = "en") -> str:
     """The full markdown rules of ``game`` (``doudizhu``, ``president`` or ``dominoes``).
 
-    ``lang`` is one of :data:`LANGS`; a translation missing from the package
+    ``lang`` is one of `LANGS`; a translation missing from the package
     falls back to the English text rather than failing.
     """
     name = _check_game(game)
@@ -172,7 +172,7 @@ def game_of(rule_id: str) -> str:
 def rule(rule_id: str, game: str | None = None, lang: str = "en") -> Rule:
     """The rule ``rule_id`` (any case) in ``lang``; ``game`` defaults to the one its prefix names.
 
-    An unknown ID raises :class:`UnknownRuleError` naming the closest IDs.
+    An unknown ID raises `UnknownRuleError` naming the closest IDs.
     """
     key = normalize_id(rule_id)
     name = _check_game(game) if game is not None else game_of(key)

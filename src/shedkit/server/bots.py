@@ -1,7 +1,7 @@
 """Bots that think in processes of their own, so a search never holds up a table.
 
 A move of a search bot takes up to seconds of CPU. The server's event loop serves every
-table, so such a move is computed in a :class:`BotPool` worker: the job carries the
+table, so such a move is computed in a `BotPool` worker: the job carries the
 deal's starting record, the moves since and the seat, the worker replays the deal,
 builds the bot with the job's seed and returns the move's notation. The worker sees
 the whole deal (it replays it) but the bot sees only its seat's view, as everywhere.
@@ -62,7 +62,7 @@ def default_workers() -> int:
 class BotPool:
     """A pool of worker processes for bot moves, started on the first move it is given.
 
-    A :mod:`multiprocessing` pool rather than a ``ProcessPoolExecutor``: a server that
+    A `multiprocessing` pool rather than a ``ProcessPoolExecutor``: a server that
     stops must not wait for searches nobody needs any more, and only this pool can
     terminate its workers.
     """

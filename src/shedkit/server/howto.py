@@ -1,7 +1,7 @@
 """The data of the web client's "How to play" page: the rules in a language and a move gallery.
 
-``GET /api/howto/{game}?lang=xx`` answers :func:`howto`: the players' rules of
-:mod:`shedkit.rules` in that language and a gallery of examples. Every example
+``GET /api/howto/{game}?lang=xx`` answers `howto`: the players' rules of
+[`shedkit.rules`][shedkit.rules] in that language and a gallery of examples. Every example
 is found by the engine itself, as a legal move of a fixed scenario deal
 (``new_deal(seed, hands=…)``), so the gallery can never disagree with the
 rules the tables play: nothing here knows what a combination is.
@@ -144,7 +144,7 @@ def howto(game: str, lang: str = "en") -> Json:
 
     ``markdown`` is the rules without the ``{#anchor}`` marks of the headings;
     ``rules`` lists each rule's ``id``, ``title`` and ``anchor`` in text order.
-    An unknown game or language raises a :class:`~shedkit.core.errors.ShedkitError`.
+    An unknown game or language raises a [`ShedkitError`][shedkit.core.errors.ShedkitError].
     """
     code = rulebook.check_lang(lang)
     name = game.strip().lower()

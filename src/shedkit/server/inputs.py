@@ -1,14 +1,14 @@
 """One door for what clients send: every string, number and name is checked here.
 
 Whatever arrives (an HTTP body, a path or query value, a WebSocket message) passes
-:func:`check_json` or :func:`check_text` before anything else reads it, so that nothing
+`check_json` or `check_text` before anything else reads it, so that nothing
 the server stores or sends can fail to encode later: a lone UTF-16 surrogate (valid in
 JSON as ``"\\ud800"``, but no Unicode scalar value) or an integer past 64 bits would
 make the row holding it unwritable. Control characters and bidirectional overrides,
-which no field here needs, are refused too. Each problem is a :class:`ServerError`
+which no field here needs, are refused too. Each problem is a `ServerError`
 with a code a client can show in its language (``bad_text``, ``bad_number``).
 
-Display names are compared by their confusable skeleton (:func:`name_keys`), in the
+Display names are compared by their confusable skeleton (`name_keys`), in the
 manner of Unicode TS #39: ``bob``, Cyrillic ``bоb``, ``bob`` with a combining accent
 and ``ｂｏｂ`` are one name at a table.
 
@@ -105,7 +105,7 @@ def _bad_number(field: str) -> ServerError:
 def check_json(value: Any, field: str = "body", depth: int = 0) -> None:
     """Check every string (keys too) and number of a parsed JSON value, or raise.
 
-    Strings as :func:`check_text`; integers within ±``MAX_INT``; floats finite. The
+    Strings as `check_text`; integers within ±``MAX_INT``; floats finite. The
     parsers refuse nesting deeper than the interpreter's recursion limit before this
     runs; a value nested past 64 levels is refused here (no client message needs 3).
     """

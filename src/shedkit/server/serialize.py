@@ -1,4 +1,4 @@
-"""The view JSON of the web client; it lives in :mod:`shedkit.protocol.views`.
+"""The view JSON of the web client; it lives in `shedkit.protocol.views`.
 
 The serialisers need no server dependency, so the bot protocol uses them
 without the ``[server]`` extra; this module keeps the old import path.

@@ -1,19 +1,19 @@
 """Storage of tables and finished deals (SQLAlchemy: SQLite by default, PostgreSQL by URL).
 
 A table is one row: its settings, seats and the record of the deal in
-progress, enough to rebuild it with :func:`shedkit.replay`. Every finished
+progress, enough to rebuild it with [`shedkit.replay`][shedkit.replay]. Every finished
 deal is a row holding its record. Writes go through one writer thread that
 coalesces a table's updates (the newest row wins) and commits in batches, so
-a move never blocks the event loop on the disk; :meth:`Storage.on_commit` runs a
+a move never blocks the event loop on the disk; `Storage.on_commit` runs a
 callback once what was queued before it is committed (the server sends a move's
-new state only then), and :meth:`Storage.flush` waits for the same (reads and
+new state only then), and `Storage.flush` waits for the same (reads and
 shutdown call it). A table can be deleted from memory by the server and marked
 closed here; its deals stay.
 
 One bad row never holds up the others. Rows are encoded one by one before the
 batch is written, and a batch the database refuses is written again row by row: a
 row that cannot be encoded or written is set aside, logged once with its table, and
-reported through :attr:`Storage.on_bad_row` (the server closes that table); every
+reported through `Storage.on_bad_row` (the server closes that table); every
 other row is committed and acknowledged. Only a database that cannot be reached
 makes the writer retry the whole batch.
 """

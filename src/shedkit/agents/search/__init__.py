@@ -1,8 +1,8 @@
 """Search bots: determinized Monte Carlo over ``game.determinize`` (one engine).
 
-The engine (:mod:`.engine`) knows no game; each game adds a small
-:class:`~.engine.GameKnowledge` (its reward, its rollout policy, an optional
-exact endgame solver) in :mod:`.knowledge`. :mod:`.levels` registers the
+The engine (`engine`) knows no game; each game adds a small
+`GameKnowledge` (its reward, its rollout policy, an optional
+exact endgame solver) in `knowledge`. `levels` registers the
 ``easy``, ``medium``, ``hard`` and ``expert`` agents for every game.
 """
 

@@ -2,7 +2,7 @@
 
 A new game needs one module here (a class with ``layout``, ``num_actions``,
 ``action_features``, ``encode``, ``mask`` and ``render``) and one
-:func:`register_encoding` line below.
+`register_encoding` line below.
 """
 
 from __future__ import annotations

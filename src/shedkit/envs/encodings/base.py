@@ -1,6 +1,6 @@
 """What every game's encoding provides: a flat observation, a mask, action features.
 
-An encoding turns a seat's :class:`View` into numbers; it never sees a state.
+An encoding turns a seat's `View` into numbers; it never sees a state.
 Observations are ``float32`` vectors in ``[0, 1]`` made of named *segments*
 (``encoding.segments``), so a reader can find each feature by name and offset.
 Seats inside an observation are *relative*: position 0 is the observing seat,
