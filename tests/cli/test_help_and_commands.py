@@ -248,3 +248,22 @@ def test_president_titles_and_dominoes_teams_read_in_english(tmp_path: Path) -> 
         check=False,
     )
     assert "(greedy, team B)" in dom.stdout and ") (team" not in dom.stdout
+
+
+@pytest.mark.parametrize(
+    ("argv", "meant"),
+    [
+        (["play", "doudizu"], "unknown game 'doudizu' (did you mean 'doudizhu'?)"),
+        (["play", "doudizhu", "--preset", "stadard"], "(did you mean 'standard'?)"),
+        (["play", "doudizhu", "--bots", "hrad"], "unknown bots 'hrad' (did you mean 'hard'?)"),
+        (["play", "doudizhu", "--spring", "of"], "not 'of' (did you mean 'off'?)"),
+        (["play", "doudizhu", "--option", "pass_is_finl=1"], "(did you mean 'pass_is_final'?)"),
+        (["arena", "presidnt", "--agents", "greedy,random"], "(did you mean 'president'?)"),
+        (["arena", "doudizhu", "--agents", "greedy,rando"], "(did you mean 'random'?)"),
+        (["rules", "dominos"], "(did you mean 'dominoes'?)"),
+    ],
+)
+def test_a_wrong_value_names_the_nearest_one(argv: list[str], meant: str) -> None:
+    done = shedkit(*argv)
+    assert done.returncode == 2
+    assert meant in done.stderr and len(done.stderr.splitlines()) == 1

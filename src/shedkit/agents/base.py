@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable
 from typing import Any, Protocol, runtime_checkable
 
-from shedkit.core.errors import OptionError
+from shedkit.core.errors import OptionError, did_you_mean
 
 __all__ = [
     "AGENTS",
@@ -119,7 +119,8 @@ def make_agent(name: str, game: Any, seed: int = 0) -> Agent:
         return agent
     if by_game is None:
         raise OptionError(
-            f"unknown agent {name!r}; valid agents: {', '.join(sorted(AGENTS))}, "
+            f"unknown agent {name!r}{did_you_mean(name, AGENTS)}; "
+            f"valid agents: {', '.join(sorted(AGENTS))}, "
             "an import path package.module:Class, or cmd:PROGRAM for a bot program"
         )
     factory = by_game.get(game.name) or by_game.get("*")

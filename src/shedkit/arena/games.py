@@ -31,7 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from shedkit.core.errors import OptionError
+from shedkit.core.errors import OptionError, did_you_mean
 
 __all__ = ["ARENA_GAMES", "ArenaGame", "Outcome", "arena_game", "register_arena_game"]
 
@@ -73,7 +73,10 @@ def arena_game(name: str) -> ArenaGame:
     """The arena's description of game ``name``."""
     spec = ARENA_GAMES.get(name)
     if spec is None:
-        raise OptionError(f"the arena does not play {name!r}; it plays {', '.join(ARENA_GAMES)}")
+        raise OptionError(
+            f"the arena does not play {name!r}{did_you_mean(name, ARENA_GAMES)}; "
+            f"it plays {', '.join(ARENA_GAMES)}"
+        )
     return spec
 
 

@@ -35,7 +35,7 @@ from shedkit.arena.cli import add_arena_parser, run_arena
 from shedkit.cli.bot_cmd import add_bot_parser, run_bot
 from shedkit.cli.rules_cmd import add_rules_parser, run_rules
 from shedkit.core.compiled import describe
-from shedkit.core.errors import OptionError, RecordError, ShedkitError
+from shedkit.core.errors import OptionError, RecordError, ShedkitError, did_you_mean
 from shedkit.core.extras import MissingExtraError
 from shedkit.core.match import Match
 from shedkit.core.options import options_to_dict
@@ -512,7 +512,11 @@ def _flag_options(args: argparse.Namespace) -> dict[str, Any]:
 
 def _play(args: argparse.Namespace, out: Console, err: Console, stdin: TextIO) -> int:
     if args.game not in PLAYABLE:
-        what = "no game given" if args.game is None else f"unknown game {args.game!r}"
+        what = (
+            "no game given"
+            if args.game is None
+            else f"unknown game {args.game!r}{did_you_mean(args.game, PLAYABLE)}"
+        )
         err.print(f"shedkit play: {what}; valid games: {', '.join(PLAYABLE)}")
         return 2
     client = importlib.import_module(f"shedkit.cli.{args.game}_tui")
@@ -530,7 +534,8 @@ def _play(args: argparse.Namespace, out: Console, err: Console, stdin: TextIO) -
         raise OptionError(f"--seat must be 0 to {n - 1}, not {args.seat}")
     if args.bots not in AGENTS and not (":" in args.bots or args.bots in _entry_point_agents()):
         raise OptionError(
-            f"unknown bots {args.bots!r}; valid bots: {', '.join(sorted(AGENTS))}, an import "
+            f"unknown bots {args.bots!r}{did_you_mean(args.bots, AGENTS)}; "
+            f"valid bots: {', '.join(sorted(AGENTS))}, an import "
             "path package.module:Class or cmd:PROGRAM (a bot program)"
         )
     # A short random seed is easy to note down and type back to replay a match.

@@ -18,6 +18,7 @@ from rich.console import Console
 from rich.markdown import Markdown
 
 from shedkit import rules as rulebook
+from shedkit.core.errors import did_you_mean
 
 __all__ = ["add_rules_parser", "run_rules"]
 
@@ -99,6 +100,7 @@ def run_rules(args: argparse.Namespace, out: Console) -> int:
         _show(rulebook.rule(topic, lang=lang).markdown(), out, source)
     else:
         raise rulebook.UnknownRuleError(
-            f"no rules for game {topic!r}; the games are {', '.join(rulebook.GAMES)}"
+            f"no rules for game {topic!r}{did_you_mean(topic, rulebook.GAMES)}; "
+            f"the games are {', '.join(rulebook.GAMES)}"
         )
     return 0

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import difflib
+from collections.abc import Iterable
+
 __all__ = [
     "IllegalMoveError",
     "InvalidMoveError",
@@ -9,7 +12,19 @@ __all__ = [
     "RecordError",
     "SetupError",
     "ShedkitError",
+    "did_you_mean",
 ]
+
+
+def did_you_mean(word: object, choices: Iterable[object]) -> str:
+    """`` (did you mean 'x'?)`` for the choice nearest a mistyped ``word``, else ``""``.
+
+    >>> did_you_mean("doudizu", ["doudizhu", "president"])
+    " (did you mean 'doudizhu'?)"
+    """
+    names = {str(c): c for c in choices}
+    close = difflib.get_close_matches(str(word), list(names), n=1, cutoff=0.6)
+    return f" (did you mean {names[close[0]]!r}?)" if close else ""
 
 
 class ShedkitError(ValueError):

@@ -8,7 +8,7 @@ import typing
 from collections.abc import Mapping
 from typing import Any, TypeVar
 
-from shedkit.core.errors import OptionError
+from shedkit.core.errors import OptionError, did_you_mean
 
 __all__ = ["build_options", "options_to_dict"]
 
@@ -23,6 +23,7 @@ def _check_type(label: str, name: str, value: Any, hint: Any) -> None:
             raise OptionError(
                 f"{label} option {name!r} must be one of "
                 f"{', '.join(repr(a) for a in allowed)}, not {value!r}"
+                + did_you_mean(value, allowed)
             )
         return
     if hint is bool:
@@ -62,13 +63,14 @@ def build_options(
     label = label or cls.__name__
     if preset not in presets:
         raise OptionError(
-            f"unknown {label} preset {preset!r}; valid presets: {', '.join(sorted(presets))}"
+            f"unknown {label} preset {preset!r}{did_you_mean(preset, presets)}; "
+            f"valid presets: {', '.join(sorted(presets))}"
         )
     fields = {f.name: f for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
     unknown = sorted(set(overrides) - set(fields))
     if unknown:
         raise OptionError(
-            f"unknown {label} option(s) {', '.join(unknown)}; "
+            f"unknown {label} option(s) {', '.join(unknown)}{did_you_mean(unknown[0], fields)}; "
             f"valid options: {', '.join(sorted(fields))}"
         )
     values = {**presets[preset], **overrides}

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from shedkit.core.errors import OptionError
+from shedkit.core.errors import OptionError, did_you_mean
 
 __all__ = ["GAMES", "make", "register"]
 
@@ -28,5 +28,8 @@ def make(name: str, preset: str = "standard", **options: Any) -> Any:
     """
     factory = GAMES.get(name)
     if factory is None:
-        raise OptionError(f"unknown game {name!r}; valid games: {', '.join(sorted(GAMES))}")
+        raise OptionError(
+            f"unknown game {name!r}{did_you_mean(name, GAMES)}; "
+            f"valid games: {', '.join(sorted(GAMES))}"
+        )
     return factory(preset=preset, **options)

@@ -21,7 +21,7 @@ from functools import cache
 from importlib import resources
 from importlib.resources.abc import Traversable
 
-from shedkit.core.errors import ShedkitError
+from shedkit.core.errors import ShedkitError, did_you_mean
 
 __all__ = [
     "GAMES",
@@ -81,7 +81,10 @@ class Rule:
 def _check_game(game: str) -> str:
     name = game.strip().lower()
     if name not in GAMES:
-        raise UnknownRuleError(f"no rules for game {game!r}; the games are {', '.join(GAMES)}")
+        raise UnknownRuleError(
+            f"no rules for game {game!r}{did_you_mean(game, GAMES)}; "
+            f"the games are {', '.join(GAMES)}"
+        )
     return name
 
 
