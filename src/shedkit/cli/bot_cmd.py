@@ -75,7 +75,7 @@ def add_bot_parser(sub: Any) -> argparse.ArgumentParser:
 
 
 def _http(url: str, body: Json | None = None) -> Json:
-    """GET (or POST ``body``) JSON; a refusal becomes an :class:`OptionError` with its message."""
+    """GET (or POST ``body``) JSON; a refusal becomes an `OptionError` with its message."""
     data = None if body is None else json.dumps(body).encode()
     request = urllib.request.Request(url, data=data, method="GET" if body is None else "POST")
     request.add_header("Content-Type", "application/json")
@@ -180,7 +180,7 @@ def connect(
 
 
 def run_bot(args: argparse.Namespace, out: Console, err: Console) -> int:
-    """Run the ``bot`` subcommand; errors are :class:`~shedkit.ShedkitError`s."""
+    """Run the ``bot`` subcommand; errors are `ShedkitError`s."""
     if args.bot_command != "connect":
         raise OptionError("say what to do: shedkit bot connect URL --table ID --seat N -- PROGRAM")
     program = list(args.program)

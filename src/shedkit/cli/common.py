@@ -1,12 +1,12 @@
 """What every game's terminal client shares: input, completion, move lists, the match loop.
 
-A game's client (``shedkit.cli.<game>_tui``) subclasses :class:`MatchTUI` and
+A game's client (``shedkit.cli.<game>_tui``) subclasses `MatchTUI` and
 fills in what only it knows: how the table looks from the human's seat, how a
 move is told, what a finished deal shows and which columns the score table
 has. Everything drawn while a deal is on comes from ``state.view(human)``, so
 no client can show a bot's hidden cards or tiles by mistake.
 
-Input goes through :func:`read_line`, which reads from any text stream: the
+Input goes through `read_line`, which reads from any text stream: the
 tests drive whole matches through a ``StringIO``, and on a terminal it uses
 ``input()`` so that the standard ``readline`` gives line editing and tab
 completion over the legal moves.
@@ -642,7 +642,7 @@ def open_replay(
 
     ``heading(start)`` is the line under the rule; ``rows(start, final)`` the
     (label, cards or tiles) rows of the table of hands. Raises
-    :class:`~shedkit.core.errors.RecordError` for a record that does not replay.
+    `RecordError` for a record that does not replay.
     """
     final = replay_record(record)
     # The same record without its moves is the deal as dealt; stepping it again

@@ -1,7 +1,7 @@
 """Dominoes in the terminal: the line of play, the open ends and their count, replays.
 
 The match loop, input and the numbered move list are shared by every game
-(:mod:`shedkit.cli.common`); this module says how a Dominoes table looks:
+(`shedkit.cli.common`); this module says how a Dominoes table looks:
 the line laid out from end ``L`` to end ``R`` with doubles crosswise (drawn
 upright across three rows), the spinner and its cross arms ``U`` and ``D``
 (All Fives), the open ends and their count, each seat's tile count and
@@ -373,7 +373,7 @@ def replay_deal(
 
     ``names`` are the seats' names (default ``Seat 0``, ``Seat 1``, ...). With
     ``step``, wait for Enter after each move (``q`` stops). Raises
-    :class:`~shedkit.core.errors.RecordError` for a record that does not replay.
+    `RecordError` for a record that does not replay.
     Returns ``False`` if stopped early.
     """
 

@@ -1,7 +1,7 @@
 """Dou Di Zhu in the terminal: the table as the human's seat sees it, the bots' moves, replays.
 
 The match loop, input and the numbered move list are shared by every game
-(:mod:`shedkit.cli.common`); this module says how a Dou Di Zhu table looks:
+(`shedkit.cli.common`); this module says how a Dou Di Zhu table looks:
 roles, the auction, the stake and multiplier, the kitty once revealed, the
 hand grouped by rank.
 """
@@ -436,7 +436,7 @@ def replay_deal(
 
     ``names`` are the seats' names (default ``Seat 0``, ``Seat 1``, ...). With
     ``step``, wait for Enter after each move (``q`` stops). Raises
-    :class:`~shedkit.core.errors.RecordError` for a record that does not replay.
+    `RecordError` for a record that does not replay.
     Returns ``False`` if stopped early.
     """
 

@@ -1,7 +1,7 @@
 """President in the terminal: the table as the human's seat sees it, the bots' moves, replays.
 
 The match loop, input and the numbered move list are shared by every game
-(:mod:`shedkit.cli.common`); this module says how a President table looks:
+(`shedkit.cli.common`); this module says how a President table looks:
 the order in force (a REVOLUTION banner while it is reversed), each seat's
 card count, last play and title, the public leftover cards, the tax exchange
 while the giver chooses, the hand low to high in the order in force, and the
@@ -369,7 +369,7 @@ def replay_deal(
 
     ``names`` are the seats' names (default ``Seat 0``, ``Seat 1``, ...). With
     ``step``, wait for Enter after each move (``q`` stops). Raises
-    :class:`~shedkit.core.errors.RecordError` for a record that does not replay.
+    `RecordError` for a record that does not replay.
     Returns ``False`` if stopped early.
     """
 
