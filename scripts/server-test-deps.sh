@@ -33,6 +33,8 @@ ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need="$need postgresql"
 # The browser tests' screenshots in Chinese and Japanese need CJK glyphs.
 [ -d /usr/share/fonts/opentype/noto ] && ls /usr/share/fonts/opentype/noto/NotoSansCJK* >/dev/null 2>&1 \
     || need="$need fonts-noto-cjk"
+# And emoji, for the emotes in the table's screenshots.
+ls /usr/share/fonts/truetype/noto/NotoColorEmoji* >/dev/null 2>&1 || need="$need fonts-noto-color-emoji"
 if [ -n "$need" ]; then
     if is_root && command -v apt-get >/dev/null 2>&1; then
         echo "installing$need (Debian packages)"

@@ -37,7 +37,17 @@ SAME_AS_ENGLISH = {
     "dom.team.0": {"de"},
     "dom.team.1": {"de"},
     "table.chat": {"it", "de"},
+    "table.menu": {"it"},
     "card.joker.any": {"de"},
+    "table.counter_joker_any": {"de"},
+    # The joker's lettering as printed on German and Japanese decks (a vertical ジョーカー
+    # would lay its long-vowel mark across); the keys as printed on keyboards.
+    "card.joker_mark.any": {"de", "ja"},
+    "card.joker_mark.black": {"de", "ja"},
+    "card.joker_mark.red": {"de", "ja"},
+    "table.key_esc": {"zh", "it", "de", "ja"},
+    "table.key_h": {"zh", "it", "de", "ja"},
+    "table.key_p": {"zh", "it", "de", "ja"},
     "pre.revolution": {"de"},
 }
 

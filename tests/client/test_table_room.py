@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from tests.client.test_lobby import overlap, word
-from tests.server.browser import CHROMIUM, DESKTOP, PHONE, shoot
+from tests.server.browser import CHROMIUM, DESKTOP, PHONE, in_header, shoot
 from tests.server.live import Client, LiveServer, play_until
 
 pytestmark = pytest.mark.skipif(
@@ -134,7 +134,7 @@ def test_show_result_and_countdown_cover_nothing_and_fit(live: LiveServer, brows
         page.get_by_role("button", name=word("en", "table.see_table")).click()
         page.wait_for_selector(".show-result")
         for lang in ("en", "zh", "de"):
-            page.select_option("#lang", lang)
+            in_header(page, "#lang", lang)
             page.wait_for_function(
                 f"() => document.documentElement.lang === '{lang}'"
                 " && document.querySelector('.next-deal')"
@@ -161,7 +161,7 @@ def test_show_result_and_countdown_cover_nothing_and_fit(live: LiveServer, brows
             label = page.locator(".show-result")
             assert label.evaluate("e => e.scrollWidth <= e.clientWidth")
             shoot(page, f"room-deal-end-{lang}-{size}")
-        page.select_option("#lang", "en")
+        in_header(page, "#lang", "en")
         page.click(".show-result")
         page.wait_for_selector("#score-screen")
         assert not page.errors
@@ -171,7 +171,7 @@ def test_invite_dialog_fits_and_escape_closes_it(live: LiveServer, browser: Any)
     tid, tokens, _ = seated(live)
     for size in ("desktop", "phone"):
         page = open_page(browser, live, tid, 0, tokens[0], size)
-        page.click("#invite")
+        in_header(page, "#invite")
         page.wait_for_selector(".invite-qr svg")
         dialog = page.locator(".invite-dialog").bounding_box()
         close = page.locator("#invite-close").bounding_box()
@@ -181,7 +181,9 @@ def test_invite_dialog_fits_and_escape_closes_it(live: LiveServer, browser: Any)
         shoot(page, f"room-invite-{size}")
         page.keyboard.press("Escape")
         page.wait_for_selector(".invite-dialog", state="detached")
-        page.wait_for_function("() => document.activeElement.id === 'invite'", timeout=2000)
+        # Focus goes back to what opened the dialog: on a phone, the menu it was folded in.
+        back = "invite" if size == "desktop" else "menu"
+        page.wait_for_function(f"() => document.activeElement.id === '{back}'", timeout=2000)
         assert not page.errors
         page.context.close()
 
@@ -226,3 +228,37 @@ def test_leaving_mid_deal_asks_and_the_log_keeps_the_name(live: LiveServer, brow
     ana.add_style_tag(content="#log { max-height: none; }")
     shoot(ana, "room-log-after-leave-en-1280")
     assert not ana.errors and not bo.errors
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_phone_header_takes_one_line_and_folds_its_tools(
+    live: LiveServer, browser: Any, lang: str
+) -> None:
+    tid, tokens, _ = seated(live)
+    page = open_page(browser, live, tid, 0, tokens[0], "phone", lang)
+    page.evaluate(f"() => localStorage.setItem('shedkit.lang', '{lang}')")
+    page.reload()
+    page.wait_for_function(f"() => document.documentElement.lang === '{lang}'")
+    header = page.locator(".room-header").bounding_box()
+    # Brand, title and the menu button on one band: the table gets the screen's height.
+    assert header is not None and header["height"] <= 72, header
+    assert not page.locator("#lang").is_visible()
+    toggle = page.locator("#menu")
+    assert toggle.inner_text().strip() == word(lang, "table.menu")
+    toggle.click()
+    assert toggle.get_attribute("aria-expanded") == "true"
+    tools = page.locator("#room-tools").bounding_box()
+    assert tools is not None and inside(tools, PHONE)
+    shoot(page, f"room-phone-menu-{lang}")
+    page.keyboard.press("Escape")
+    assert toggle.get_attribute("aria-expanded") == "false"
+    assert not page.locator("#lang").is_visible()
+    # A tool in the menu works as in the header: the language changes, the menu closes.
+    other = "zh" if lang == "en" else "en"
+    in_header(page, "#lang", other)
+    page.wait_for_function(f"() => document.documentElement.lang === '{other}'")
+    assert toggle.get_attribute("aria-expanded") == "false"
+    # On a desktop the tools stand in the header and there is no menu.
+    wide = open_page(browser, live, tid, 1, tokens[1], "desktop", lang)
+    assert wide.locator("#lang").is_visible() and not wide.locator("#menu").is_visible()
+    assert not page.errors and not wide.errors

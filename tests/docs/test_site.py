@@ -69,3 +69,15 @@ def test_the_observation_layouts_page_is_built(site: Path) -> None:
     page = (site / "api" / "observations" / "index.html").read_text("utf-8")
     assert "Observation layouts" in page and "<table>" in page
     assert page.count("<table>") == 3
+
+
+def test_no_docstring_in_the_package_uses_rest_roles() -> None:
+    # One docstring style, the one mkdocstrings reads: pages not on the site today may be.
+    src = Path(__file__).resolve().parents[2] / "src" / "shedkit"
+    found = [
+        f"{path.relative_to(src)}:{n}"
+        for path in src.rglob("*.py")
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if re.search(ROLE.pattern + "`", line)
+    ]
+    assert found == []

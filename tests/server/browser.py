@@ -84,8 +84,28 @@ def check_no_notation(page: Any) -> None:
     assert not found, f"notation on the page: {found}"
 
 
+def in_header(page: Any, selector: str, value: str | None = None) -> None:
+    """Click a tool of the table's header, or pick ``value`` in its select: on a phone the
+    tools fold into the menu, which is opened first and closed after (a tool that opens a
+    dialog closes it itself)."""
+    toggle = page.locator("#menu")
+    folded = toggle.count() > 0 and toggle.is_visible()
+    if folded and toggle.get_attribute("aria-expanded") != "true":
+        toggle.click()
+    if value is None:
+        page.click(selector)
+    else:
+        page.select_option(selector, value)
+    if folded and toggle.get_attribute("aria-expanded") == "true":
+        toggle.click()
+
+
 def item(page: Any, card_id: int) -> Any:
-    """The hand's button for the card or tile with this id."""
+    """The hand's button for the card or tile with this id (the hand may be drawn in
+    another order than the view lists it: the player's sorting)."""
+    card = page.locator(f'.hand button[data-card="{card_id}"]')
+    if card.count():
+        return card
     view = state(page)["view"]
     index = next(i for i, c in enumerate(view["hand"]) if c["c"] == card_id)
     return page.locator(".hand .hand-slot").nth(index).locator("button")

@@ -82,6 +82,10 @@ def test_create_list_get_join_leave(client: TestClient) -> None:
     assert table["options"]["two_in_chains"] is True  # from the preset
     assert table["invite"] == f"/t/{table['id']}"
     assert table["open_seats"] == [0, 1, 2]
+    # The seats named by who sits there: two kept for people, one the server's bot plays.
+    assert table["seats_for_people"] == [0, 1]
+    assert table["seats_for_house_bots"] == [2]
+    assert table["seats_with_bot_programs"] == []
     assert [s["human_seat"] for s in table["seats"]] == [True, True, False]
     listed = client.get("/api/tables").json()
     assert [t["id"] for t in listed] == [table["id"]]

@@ -25,6 +25,7 @@ from tests.server.browser import (
     PHONE,
     check_no_notation,
     illegal_selection_shakes,
+    in_header,
     moves_seen,
     my_turn,
     shoot,
@@ -82,11 +83,11 @@ def in_both_languages(page: Any, name: str, english: bool) -> None:
     """Screenshots in the page's language and the other one (switched in the header)."""
     lang, other = ("en", "zh") if english else ("zh", "en")
     shoot(page, f"{name}-{lang}")
-    page.select_option("#lang", other)
+    in_header(page, "#lang", other)
     page.wait_for_timeout(300)
     check_no_notation(page)
     shoot(page, f"{name}-{other}")
-    page.select_option("#lang", lang)
+    in_header(page, "#lang", lang)
 
 
 def play_to_the_end(

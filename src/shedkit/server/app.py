@@ -6,7 +6,7 @@ to everyone as ``fixed_seed``; ``hot_seat``: one client may hold several seats;
 ``turn_clock``: seconds per move, 0 for none); ``GET /api/tables/{id}``;
 ``GET /api/howto/{game}?lang=xx`` (the "How to play" page: the rules in ``en``,
 ``zh``, ``it``, ``de`` or ``ja`` and a gallery of moves found by the engine, see
-:mod:`shedkit.server.howto`); ``POST /api/tables/{id}/join`` (``{"seat", "name",
+`shedkit.server.howto`); ``POST /api/tables/{id}/join`` (``{"seat", "name",
 "token"?, "bot"?}`` → ``{"seat", "token"}``; ``bot``: a program plays the seat, shown
 in the lobby as ``is_bot``; ``token``, the client's token at this table if it has
 one, takes back a seat its player left during the deal in progress) and ``/leave``
@@ -23,8 +23,9 @@ only), ``chat``, ``error`` and ``pong``. The client sends JSON objects with a
 ``type``: ``hello`` (``token``: bind this connection to that seat; it also ends
 "away"), ``move`` (``move``: the notation, ``str(move)``; ``state_id``: the
 state it answers, a stale one is refused with ``stale_state``), ``chat``
-(``text``), ``start`` (bots take the open seats), ``next`` (next deal, or a
-rematch), ``leave``, ``sync``, ``ping``. A state message leaves the server only
+(``text``, or a quick ``phrase`` or an ``emote`` by its code), ``start`` (bots
+take the open seats), ``next`` (next deal, or a rematch), ``leave``, ``sync``,
+``ping``. A state message leaves the server only
 after the write holding that state is committed. A browser's WebSocket must come
 from the page's own origin or an allowed one.
 
@@ -109,6 +110,9 @@ class CreateTable(BaseModel):
     seed: int | None = None
     hot_seat: bool = False
     turn_clock: float | None = None
+    # Checked by the manager, so that a bad value gets its ``bad_option`` answer.
+    speed: str = "normal"
+    card_counter: bool = False
 
 
 class JoinSeat(BaseModel):
@@ -453,6 +457,8 @@ def create_app(
             hot_seat=body.hot_seat,
             turn_clock=body.turn_clock,
             client=address_of(request),
+            speed=body.speed,
+            card_counter=body.card_counter,
         )
         return {**table.public(), "invite": f"/t/{table.id}"}
 
@@ -655,7 +661,9 @@ def _handle(manager: Manager, table: TableRuntime, conn: Connection, raw: str) -
         elif kind == "move":
             manager.move(table, conn.seat, message.get("move"), message.get("state_id"))
         elif kind == "chat":
-            manager.chat(table, conn, message.get("text"))
+            manager.chat(
+                table, conn, message.get("text"), message.get("phrase"), message.get("emote")
+            )
         elif kind == "next":
             _seated(conn)
             manager.next_deal(table)

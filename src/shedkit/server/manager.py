@@ -1,7 +1,7 @@
 """Tables: seats, a match of deals, bots, connections; the server's authority over play.
 
 The manager uses the game contract only (``make``, ``new_deal`` through a
-:class:`~shedkit.core.match.Match`, ``legal_moves``, ``apply``, ``view``,
+`Match`, ``legal_moves``, ``apply``, ``view``,
 ``record``, ``replay``, ``parse_move``) and the agents registry. A table is
 rebuilt after a restart from its stored finished deals and the record of the
 deal in progress, replayed move by move.
@@ -12,7 +12,7 @@ fixed seed says so to everyone) and publishes a commitment to each deal's seed
 hand reaches that seat's connections only; once a deal is under way a seat can be
 taken only by the player who held it; a turn clock lets a seat's bot move for a
 player who does not, so a table always moves on; and no state leaves the server
-before the write that holds it is committed (:meth:`Storage.on_commit`).
+before the write that holds it is committed (`Storage.on_commit`).
 """
 
 from __future__ import annotations
@@ -46,7 +46,9 @@ from shedkit.server.storage import Storage
 from shedkit.server.storage import json_text as _dumps  # one encoder for rows and messages
 
 __all__ = [
+    "EMOTES",
     "MAX_MESSAGE",
+    "QUICK_PHRASES",
     "Connection",
     "Manager",
     "SeatInfo",
@@ -63,6 +65,19 @@ MAX_MESSAGE: Final = 4096
 MAX_NAME: Final = 24
 MAX_CHAT: Final = 300
 CHAT_KEPT: Final = 50
+#: The quick phrases and emotes a seat may send as codes: each client words a phrase in its
+#: own language (``table.quick.phrase.<code>`` in the catalogues) and draws an emote.
+QUICK_PHRASES: Final = (
+    "well_played",
+    "good_luck",
+    "hurry_up",
+    "thanks",
+    "oops",
+    "nice_bomb",
+    "good_game",
+    "one_more",
+)
+EMOTES: Final = ("thumbs_up", "laugh", "wow", "sad", "fire", "clap")
 #: Deal summaries a table keeps in memory (every record stays in the database).
 SUMMARIES_KEPT: Final = 100
 #: Deal summaries sent with every state message.
@@ -72,6 +87,9 @@ BURST: Final = 30
 RATE: Final = 10.0
 # Messages waiting for a slow client beyond this close its connection (it reconnects, resyncs).
 OUTBOX: Final = 256
+#: A table's pace: how many times ``Settings.bot_delay`` a bot waits before it moves.
+SPEEDS: Final = {"relaxed": 3.0, "normal": 2.0, "fast": 1.0}
+DEFAULT_SPEED: Final = "normal"
 
 
 def commitment(seed: int) -> str:
@@ -217,6 +235,9 @@ class TableRuntime:
     hot_seat: bool = False
     turn_clock: float = 30.0
     creator: str = ""
+    # The bots' pace (a key of SPEEDS) and the card counter every seat sees alike.
+    speed: str = DEFAULT_SPEED
+    card_counter: bool = False
     # Bumped by every move and deal; a move names the state it was made on.
     state_id: int = 0
     game: Any = None
@@ -310,6 +331,8 @@ class TableRuntime:
             "hot_seat": self.hot_seat,
             "turn_clock": self.turn_clock,
             "creator": self.creator,
+            "speed": self.speed,
+            "card_counter": self.card_counter,
             "state_id": self.state_id,
             # The deal in progress as its record at the deal's start plus the moves since:
             # building the whole record after every move would cost more than the move.
@@ -327,6 +350,19 @@ class TableRuntime:
             "preset": self.preset,
             "players": self.game.num_players,
             "status": self.status,
+            # Seats by who sits there, named so that a reader needs no docs: kept for people
+            # and still empty; played by the server's own bots until someone sits; held by a
+            # bot program (the bot protocol). A person may take any seat nobody holds.
+            "seats_for_people": [
+                i for i, s in enumerate(self.seats) if s.token_hash is None and s.human
+            ],
+            "seats_for_house_bots": [
+                i for i, s in enumerate(self.seats) if s.token_hash is None and not s.human
+            ],
+            "seats_with_bot_programs": [
+                i for i, s in enumerate(self.seats) if s.public()["is_bot"]
+            ],
+            # The earlier names: every seat nobody holds, and the bot programs' seats.
             "open_seats": [i for i, s in enumerate(self.seats) if s.token_hash is None],
             "bot_seats": [i for i, s in enumerate(self.seats) if s.public()["is_bot"]],
             "seats": [s.public() for s in self.seats],
@@ -336,6 +372,9 @@ class TableRuntime:
             # One device may hold several seats: the lobby says so, as the table does.
             "hot_seat": self.hot_seat,
             "turn_clock": self.turn_clock,
+            "speed": self.speed,
+            # An aid every seat gets alike: the lobby and the table say whether it is on.
+            "card_counter": self.card_counter,
         }
 
     def public(self) -> Json:
@@ -451,6 +490,9 @@ class Manager:
             turn_clock=float(data.get("turn_clock", self.settings.turn_clock)),
             creator=str(data.get("creator", "")),
             state_id=int(data.get("state_id", 0)),
+            # Tables stored before the pace existed play at the default one.
+            speed=str(data["speed"]) if data.get("speed") in SPEEDS else DEFAULT_SPEED,
+            card_counter=bool(data.get("card_counter", False)),
         )
         table.banks = [self.settings.time_bank] * len(seats)
         table.chat.extend(data.get("chat", []))
@@ -563,12 +605,16 @@ class Manager:
         hot_seat: bool = False,
         turn_clock: float | None = None,
         client: str = "",
+        speed: str = DEFAULT_SPEED,
+        card_counter: bool = False,
     ) -> TableRuntime:
         """A new table; the last ``bots`` seats are given to bots from the start.
 
         ``seed`` fixes the deals (for tests and analysis); such a table says so to
         everyone (``fixed_seed``). Without it the server draws the seed and never shows
-        it before a deal is over. ``turn_clock`` seconds per move (0: none).
+        it before a deal is over. ``turn_clock`` seconds per move (0: none). ``speed``
+        (``relaxed``, ``normal``, ``fast``) sets how long the bots wait before they move;
+        ``card_counter`` shows every seat the cards still out, in the games that have cards.
         """
         s = self.settings
         for what, value in (("game", game), ("preset", preset), ("bot", bot)):
@@ -640,6 +686,18 @@ class Manager:
                 data={"min": 5, "max": 3600},
             )
         clock = s.turn_clock if turn_clock is None else turn_clock
+        if not isinstance(speed, str) or speed not in SPEEDS:
+            raise ServerError(
+                "bad_option",
+                f"speed is one of {', '.join(SPEEDS)}, not {speed!r}",
+                data={"option": "speed", "allowed": list(SPEEDS), "reason": "speed"},
+            )
+        if not isinstance(card_counter, bool):
+            raise ServerError(
+                "bad_option",
+                f"card_counter is true or false, not {card_counter!r}",
+                data={"option": "card_counter", "reason": "card_counter"},
+            )
         if seed is not None and not 0 <= seed < 2**63:
             raise ServerError("bad_seed", "a seed is a whole number from 0 to 2**63 - 1")
         table_id = secrets.token_urlsafe(6)
@@ -657,6 +715,8 @@ class Manager:
             hot_seat=hot_seat,
             turn_clock=float(clock),
             creator=client,
+            speed=speed,
+            card_counter=card_counter,
         )
         table.banks = [s.time_bank] * n
         self.tables[table_id] = table
@@ -939,7 +999,7 @@ class Manager:
             seat = state.current_player
             if seat is None or not table.seats[seat].bot_plays:
                 return
-            await asyncio.sleep(self.bot_delay)
+            await asyncio.sleep(self.bot_pause(table))
             if table.state is not state or state.current_player != seat:
                 continue
             if not table.seats[seat].bot_plays:
@@ -948,6 +1008,24 @@ class Manager:
                 await self._think(table, seat)
             else:
                 self._bot_move(table, seat)
+
+    def bot_pause(self, table: TableRuntime) -> float:
+        """Seconds a bot waits before the current move, at the table's pace.
+
+        ``bot_delay`` times the pace's factor; twice that before a bot leads a new trick,
+        so that the players see the trick's last pass before the table clears.
+        """
+        factor = SPEEDS.get(table.speed, SPEEDS[DEFAULT_SPEED])
+        pause = self.bot_delay * factor
+        state = table.state
+        # Trick-taking games say so by a ``last_play`` that is empty while a lead is due.
+        leads = (
+            state is not None
+            and getattr(state, "phase", None) == "play"
+            and getattr(state, "last_play", True) is None
+            and bool(getattr(state, "history", ()))
+        )
+        return pause * 2 if leads else pause
 
     def _thinks_long(self, table: TableRuntime, seat: int) -> bool:
         """True when the seat's bot computes its moves in the bot pool."""
@@ -1027,7 +1105,7 @@ class Manager:
         """Run the turn clock for a human whose turn it is, and the next-deal clock.
 
         The clock of a turn is ``turn_clock`` plus what is left of the seat's time bank;
-        when it runs out the seat's bot plays that move (:meth:`_timeout`).
+        when it runs out the seat's bot plays that move (`_timeout`).
         """
         loop = self.loop
         if loop is None or loop.is_closed():
@@ -1171,7 +1249,7 @@ class Manager:
             self.sockets[key] = self.sockets.get(key, 0) + 1
 
     def release(self, conn: Connection) -> None:
-        """Uncount a WebSocket that :meth:`admit` counted."""
+        """Uncount a WebSocket that `admit` counted."""
         for key in {conn.client, conn.address}:
             left = self.sockets.get(key, 0) - 1
             if left > 0:
@@ -1213,8 +1291,9 @@ class Manager:
         table.connections.append(conn)
         table.last_activity = time.monotonic()
         self.send_state(table, conn)
+        # Marked as past: a client shows them in the chat but pops no emote for them.
         for line in table.chat:
-            conn.post(_dumps({"type": "chat", **line}))
+            conn.post(_dumps({"type": "chat", **line, "past": True}))
 
     def hello(self, table: TableRuntime, conn: Connection, token: Any) -> None:
         """Bind the connection to the seat ``token`` holds; a player back from away resumes."""
@@ -1275,22 +1354,56 @@ class Manager:
             info.away = True
             self._changed(table, save=False)
 
-    def chat(self, table: TableRuntime, conn: Connection, text: Any) -> None:
-        """Post a chat line under the seat's name (spectators may not chat)."""
+    def chat(
+        self,
+        table: TableRuntime,
+        conn: Connection,
+        text: Any,
+        phrase: Any = None,
+        emote: Any = None,
+    ) -> None:
+        """Post a chat line under the seat's name (spectators may not chat).
+
+        A line is free ``text``, or a quick ``phrase`` or an ``emote`` by its code (one of
+        `QUICK_PHRASES`, `EMOTES`): the code travels, each client words it.
+        """
         if conn.seat is None:
             raise ServerError("not_seated", "take a seat to chat", data={"reason": "chat"})
-        if not isinstance(text, str) or not text.strip():
-            raise ServerError("bad_message", "a chat message needs 'text'")
-        if len(text) > MAX_CHAT:
+        if sum(v is not None for v in (text, phrase, emote)) > 1:
             raise ServerError(
-                "too_long",
-                f"chat lines are at most {MAX_CHAT} characters",
-                data={"limit": MAX_CHAT},
+                "bad_message", "a chat message has one of 'text', 'phrase' or 'emote'"
             )
+        said: dict[str, str]
+        if phrase is not None:
+            if not isinstance(phrase, str) or phrase not in QUICK_PHRASES:
+                raise ServerError(
+                    "bad_phrase",
+                    f"unknown quick phrase; valid: {', '.join(QUICK_PHRASES)}",
+                    data={"valid": list(QUICK_PHRASES)},
+                )
+            said = {"phrase": phrase}
+        elif emote is not None:
+            if not isinstance(emote, str) or emote not in EMOTES:
+                raise ServerError(
+                    "bad_emote",
+                    f"unknown emote; valid: {', '.join(EMOTES)}",
+                    data={"valid": list(EMOTES)},
+                )
+            said = {"emote": emote}
+        else:
+            if not isinstance(text, str) or not text.strip():
+                raise ServerError("bad_message", "a chat message needs 'text'")
+            if len(text) > MAX_CHAT:
+                raise ServerError(
+                    "too_long",
+                    f"chat lines are at most {MAX_CHAT} characters",
+                    data={"limit": MAX_CHAT},
+                )
+            said = {"text": text.strip()}
         line = {
             "seat": conn.seat,
             "name": table.seats[conn.seat].name,
-            "text": text.strip(),
+            **said,
             "at": time.time(),
         }
         table.chat.append(line)

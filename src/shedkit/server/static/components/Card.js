@@ -1,20 +1,39 @@
 // One playing card as an SVG face. In a hand it is a button (aria-pressed shows the
 // selection); elsewhere an image with its spoken name.
 import { html } from "../lib/html.js";
+import { t } from "../lib/i18n.js";
 import { cardName, face, suitClass } from "../lib/cards.js";
 
-function Face({ f }) {
-  if (f.joker) {
-    return html`<svg viewBox="0 0 60 84" class="face" aria-hidden="true">
-      <rect x="1" y="1" width="58" height="82" rx="5" class="paper" />
-      <g transform="translate(12 14) scale(0.35)" class="joker-star">
-        <path d="M0,-16 L4.7,-6.5 15.2,-4.9 7.6,2.5 9.4,13 0,8 -9.4,13 -7.6,2.5 -15.2,-4.9 -4.7,-6.5Z" />
-      </g>
-      <g transform="translate(30 46) scale(1.25)" class="joker-star">
-        <path d="M0,-16 L4.7,-6.5 15.2,-4.9 7.6,2.5 9.4,13 0,8 -9.4,13 -7.6,2.5 -15.2,-4.9 -4.7,-6.5Z" />
-      </g>
-    </svg>`;
-  }
+const STAR = "M0,-16 L4.7,-6.5 15.2,-4.9 7.6,2.5 9.4,13 0,8 -9.4,13 -7.6,2.5 -15.2,-4.9 -4.7,-6.5Z";
+
+// A joker lettered down its left edge as on a real deck ("JOKER"; 大王 / 小王 in Chinese),
+// where an overlapped hand still shows it. Big and small differ by more than colour: the
+// big joker's star is filled and crowned, the small one's only outlined.
+function JokerFace({ f, size }) {
+  const big = f.joker !== "black";
+  const letters = Array.from(t(`card.joker_mark.${f.joker}`));
+  const wide = letters.some((c) => c.charCodeAt(0) > 0x2e80);
+  // Mini cards show little more than their left edge: the letters take their whole height.
+  const most = size === "mini" ? (wide ? 26 : 17) : (wide ? 15 : 12);
+  const fs = Math.min(most, 74 / letters.length);
+  const x = 3 + fs / 2;
+  // Colours set here, not in a page's style sheet, so a joker looks the same on every page.
+  const ink = big ? "var(--red, #c0182b)" : "#111";
+  const star = big ? `fill:${ink}` : `fill:none;stroke:${ink};stroke-width:2.6;stroke-linejoin:round`;
+  return html`<svg viewBox="0 0 60 84" class="face" aria-hidden="true">
+    <rect x="1" y="1" width="58" height="82" rx="5" class="paper" />
+    <text class="joker-letters" text-anchor="middle" style=${`font:800 ${fs}px system-ui, sans-serif;fill:${ink}`}>
+      ${letters.map((c, i) => html`<tspan key=${i} x=${x} y=${5 + fs * (i + 0.9)}>${c}</tspan>`)}
+    </text>
+    ${big && size !== "mini" ? html`<path class="joker-crown" style=${`fill:${ink}`}
+      d="M26 29 L27.5 19 L32.5 24 L36 15 L39.5 24 L44.5 19 L46 29 Z" />` : null}
+    <g transform=${size === "mini" ? "translate(42 62) scale(0.75)" : "translate(36 50) scale(0.95)"}
+      class=${"joker-star" + (big ? " big" : " small")} style=${star}><path d=${STAR} /></g>
+  </svg>`;
+}
+
+function Face({ f, size }) {
+  if (f.joker) return html`<${JokerFace} f=${f} size=${size} />`;
   return html`<svg viewBox="0 0 60 84" class="face" aria-hidden="true">
     <rect x="1" y="1" width="58" height="82" rx="5" class="paper" />
     <text x="5" y="19" class="rank" textLength=${f.rank.length > 1 ? 20 : null}
@@ -34,9 +53,9 @@ export function Card({ card, size = "table", selected, playable, marked, wrong, 
   if (onTap) {
     return html`<button type="button" class=${cls} aria-pressed=${selected ? "true" : "false"}
       aria-label=${name} data-card=${card.c} data-key=${card.k}
-      onClick=${(e) => onTap(card, e)}><${Face} f=${f} /></button>`;
+      onClick=${(e) => onTap(card, e)}><${Face} f=${f} size=${size} /></button>`;
   }
-  return html`<span class=${cls} role="img" aria-label=${name} data-card=${card.c}><${Face} f=${f} /></span>`;
+  return html`<span class=${cls} role="img" aria-label=${name} data-card=${card.c}><${Face} f=${f} size=${size} /></span>`;
 }
 
 // A row of small cards: a play in the trick, the log, the end of deal, the replay.

@@ -1,15 +1,36 @@
-// The player's hand, fanned at the bottom: items overlap as much as the width needs, so a
-// 20-card hand fits one row on a phone. Tap selects; tap a selected item again, or drag the
-// hand up, to play the selection.
-import { html, useEffect, useRef, useState } from "../lib/html.js";
+// The player's hand, fanned at the bottom: items overlap as much as the width needs, but
+// never so much that a card's corner (rank and suit, "10" whole) is hidden: a hand too long
+// for one row at that overlap takes two (or more), the later row over the lower part of the
+// one before. Tap selects; tap a selected item again, or drag the hand up, to play.
+import { html, useEffect, useLayoutEffect, useRef, useState } from "../lib/html.js";
 import { t } from "../lib/i18n.js";
 
+// px of each item left in view at the most overlap: a card's corner, whole.
+const MIN_STRIP = 27;
+
+// How many rows, items per row and the step between items for n items in `width` px.
+// minStrip: the least an item must show, when its drawing says (a tile: its pips).
+export function fan(n, width, itemWidth, minStrip = MIN_STRIP) {
+  const room = width - itemWidth - 8;
+  const least = Math.min(itemWidth + 6, minStrip);
+  let rows = 1;
+  if (width && n > 1 && room / (n - 1) < least) rows = Math.ceil(n / (Math.max(0, Math.floor(room / least)) + 1));
+  const perRow = Math.ceil(n / rows) || 1;
+  const step = perRow > 1 && width ? Math.min(itemWidth + 6, room / (perRow - 1)) : itemWidth + 6;
+  return { rows, perRow, step };
+}
+
+// The hand's inner width, read before the first paint too: a fan laid out for no width
+// would spill off a phone's screen for a frame.
 function useWidth(ref) {
   const [width, setWidth] = useState(0);
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (!ref.current) return undefined;
+    const el = ref.current;
+    const style = getComputedStyle(el);
+    setWidth(el.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight));
     const observer = new ResizeObserver((entries) => setWidth(entries[0].contentRect.width));
-    observer.observe(ref.current);
+    observer.observe(el);
     return () => observer.disconnect();
   }, []);
   return width;
@@ -23,7 +44,8 @@ export function Hand({ items, Item, itemWidth, selected, playable, wrong, marked
   const width = useWidth(ref);
   const drag = useRef(null);
   const n = items.length;
-  const step = n > 1 && width ? Math.min(itemWidth + 6, (width - itemWidth - 8) / (n - 1)) : itemWidth + 6;
+  const { rows, perRow, step } = fan(n, width, itemWidth, Item.minStrip ? Item.minStrip() : MIN_STRIP);
+  const lines = Array.from({ length: rows }, (_, r) => items.slice(r * perRow, (r + 1) * perRow));
 
   useEffect(() => {
     if (!shake || !ref.current || !ref.current.animate) return;
@@ -78,13 +100,16 @@ export function Hand({ items, Item, itemWidth, selected, playable, wrong, marked
     onTap(item, e);
   };
 
-  return html`<div class="hand" ref=${ref} role="group" aria-label=${label || t("table.your_hand")}
+  return html`<div class=${`hand rows-${rows}`} ref=${ref} role="group" aria-label=${label || t("table.your_hand")}
       style=${`--step:${step}px;--item:${itemWidth}px`} onPointerDown=${down} onPointerMove=${move} onPointerUp=${up}>
-    ${items.map((item, i) => html`<div class="hand-slot" key=${item.c} data-index=${i}
-        style=${`z-index:${i + 1};margin-left:${i ? step - itemWidth : 0}px`}>
+    ${lines.map((line, r) => html`<div class="hand-row" key=${r}>${line.map((item, j) => {
+      const i = r * perRow + j;
+      return html`<div class="hand-slot" key=${item.c} data-index=${i}
+        style=${`z-index:${i + 1};margin-left:${j ? step - itemWidth : 0}px`}>
       <${Item} item=${item} card=${item} size="hand" selected=${selected.has(item.c)}
         playable=${playable.has(item.k)} wrong=${wrong.has(item.c)} marked=${marked.has(item.c)}
         onTap=${tap} />
-    </div>`)}
+    </div>`;
+    })}</div>`)}
   </div>`;
 }

@@ -1,6 +1,7 @@
 // The table page's header: where you are, the language, sounds, the deck's colours, invite.
-import { html } from "../lib/html.js";
+import { html, useEffect, useRef, useState } from "../lib/html.js";
 import { LANGUAGES, setLanguage, t, language } from "../lib/i18n.js";
+import { SORT_MODES } from "../lib/sort.js";
 
 export function LanguagePicker() {
   return html`<label class="lang">
@@ -11,17 +12,63 @@ export function LanguagePicker() {
   </label>`;
 }
 
-// props: title, subtitle, settings ({sound, fourColour}), onSetting(name, value), onInvite.
-export function Header({ title, subtitle, settings, onSetting, onInvite }) {
-  return html`<header class="room-header">
+// The order of the hand: big to small, small to big, grouped by count (lib/sort.js).
+function SortPicker({ mode, onPick }) {
+  return html`<label class="sort">
+    <span class="visually-hidden">${t("table.sort_hand")}</span>
+    <select id="sort" title=${t("table.sort_hand")} onChange=${(e) => onPick(e.target.value)}>
+      ${SORT_MODES.map((m) => html`<option value=${m} selected=${m === mode}>${t(`table.sort_${m}`)}</option>`)}
+    </select>
+  </label>`;
+}
+
+// The keys the table answers to, for the shortcuts dialog; passName: the game's own word.
+export function ShortcutList({ passName }) {
+  const rows = [["space", t("table.play")], ["p", passName], ["h", t("table.shortcut_hint")],
+    ["esc", t("table.shortcut_clear")], ["help", t("table.shortcut_help")]];
+  return html`<dl class="shortcut-list">
+    ${rows.map(([key, what]) => html`<div key=${key}><dt><kbd>${t(`table.key_${key}`)}</kbd></dt><dd>${what}</dd></div>`)}
+  </dl>`;
+}
+
+// props: title, subtitle, settings ({sound, fourColour}), onSetting(name, value), onInvite,
+// sortMode (the hand's order, where the game has cards to sort), onShortcuts.
+// On a phone the tools fold into a menu under one button, so that the header takes one
+// line and the table gets the height; on wider screens they stand in the header itself.
+export function Header({ title, subtitle, settings, onSetting, onInvite, sortMode, onShortcuts }) {
+  const [open, setOpen] = useState(false);
+  const root = useRef(null);
+  useEffect(() => {
+    if (!open) return undefined;
+    const away = (e) => { if (root.current && !root.current.contains(e.target)) setOpen(false); };
+    const keys = (e) => {
+      if (e.key !== "Escape") return;
+      e.stopImmediatePropagation();
+      setOpen(false);
+      const toggle = root.current && root.current.querySelector(".menu-toggle");
+      if (toggle) toggle.focus();
+    };
+    document.addEventListener("pointerdown", away);
+    document.addEventListener("keydown", keys, true);
+    return () => { document.removeEventListener("pointerdown", away); document.removeEventListener("keydown", keys, true); };
+  }, [open]);
+  return html`<header class=${"room-header" + (open ? " menu-open" : "")} ref=${root}>
     <a href="/" class="home">${t("common.brand")}</a>
     <div class="where"><h1 id="title">${title}</h1>${subtitle ? html`<span class="sub">${subtitle}</span>` : null}</div>
-    <div class="tools">
+    <button type="button" class="tool menu-toggle" id="menu" aria-expanded=${open ? "true" : "false"}
+      aria-controls="room-tools" onClick=${() => setOpen(!open)}>
+      <svg viewBox="0 0 20 20" aria-hidden="true"><path d="M3 5h14M3 10h14M3 15h14" /></svg>
+      <span>${t("table.menu")}</span></button>
+    <div class="tools" id="room-tools">
       <button type="button" class="tool" aria-pressed=${settings.sound ? "true" : "false"}
         onClick=${() => onSetting("sound", !settings.sound)}>${settings.sound ? t("table.sound_on") : t("table.sound_off")}</button>
       <button type="button" class="tool" aria-pressed=${settings.fourColour ? "true" : "false"}
         onClick=${() => onSetting("fourColour", !settings.fourColour)}>${t("table.four_colour")}</button>
-      ${onInvite ? html`<button type="button" class="tool" id="invite" onClick=${onInvite}>${t("table.invite")}</button>` : null}
+      ${sortMode ? html`<${SortPicker} mode=${sortMode} onPick=${(m) => onSetting("handSort", m)} />` : null}
+      ${onInvite ? html`<button type="button" class="tool" id="invite" onClick=${() => { setOpen(false); onInvite(); }}>${t("table.invite")}</button>` : null}
+      ${onShortcuts ? html`<button type="button" class="tool" id="shortcuts" aria-keyshortcuts="?"
+        title=${t("table.shortcuts")} onClick=${() => { setOpen(false); onShortcuts(); }}>${t("table.key_help")}<span class="visually-hidden">
+        ${t("table.shortcuts")}</span></button>` : null}
       <${LanguagePicker} />
     </div>
   </header>`;

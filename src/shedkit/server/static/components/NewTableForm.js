@@ -7,6 +7,9 @@ import { OptionField } from "./OptionField.js";
 import { gameName } from "./TableList.js";
 
 const LEVELS = ["easy", "medium", "hard", "expert"];
+const SPEEDS = ["relaxed", "normal", "fast"];
+// The games whose tables may show the cards still out (记牌器).
+export const COUNTER_GAMES = ["doudizhu", "president"];
 
 function Choice({ name, value, checked, label, help, onPick }) {
   const id = `${name}-${value}`;
@@ -58,10 +61,30 @@ function Bots({ game, form, seats, onBots, onBot }) {
   </fieldset>`;
 }
 
+// The table's pace (how long the bots take) and, for the card games, the card counter: an
+// aid shown to every seat alike, so it is a rule of the table and not a player's setting.
+function Pace({ game, form, onSpeed, onCounter }) {
+  return html`<fieldset class="pace">
+    <legend>${t("lobby.form.speed")}</legend>
+    <p class="help">${t("lobby.form.speed_help")}</p>
+    <div class="choices compact">
+      ${SPEEDS.map((s) => html`<${Choice} key=${s} name="speed" value=${s} checked=${form.speed === s}
+        label=${t(`lobby.form.speed_${s}`)} help=${t(`lobby.form.speed_${s}_help`)} onPick=${onSpeed} />`)}
+    </div>
+    ${COUNTER_GAMES.includes(game.name) ? html`<div class="option option-bool">
+      <label for="card-counter" class="option-label">${t("lobby.form.card_counter")}</label>
+      <input type="checkbox" id="card-counter" checked=${form.cardCounter} aria-describedby="card-counter-help"
+        onChange=${(e) => onCounter(e.target.checked)} />
+      <p class="help" id="card-counter-help">${t("lobby.form.card_counter_help")}</p>
+    </div>` : null}
+  </fieldset>`;
+}
+
 // props: games (from /api/games, in the lobby's order), game (the chosen one), form
-// ({preset, options, bots, bot, deals}: the options are those the player changed),
+// ({preset, options, bots, bot, deals, speed, cardCounter}: the options are those the player
+// changed),
 // seats (players at the table with these options), busy, error ({code, data} or null),
-// on ({game, preset, option, bots, bot, deals, submit}: the form's events).
+// on ({game, preset, option, bots, bot, deals, speed, cardCounter, submit}: the form's events).
 export function NewTableForm({ games, game, form, seats, busy, error, on }) {
   const preset = game.presets[form.preset] || {};
   const hasTarget = game.options.some((o) => o.name === "target");
@@ -102,6 +125,7 @@ export function NewTableForm({ games, game, form, seats, busy, error, on }) {
           <p class="help" id="deals-help">${hasTarget ? t("lobby.form.deals_help_target") : t("lobby.form.deals_help")}</p>
         </div>
       </fieldset>
+      <${Pace} game=${game} form=${form} onSpeed=${on.speed} onCounter=${on.cardCounter} />
       <div class="submit-row">
         <button type="submit" id="create-btn" class="button primary big" disabled=${busy}>
           ${busy ? t("lobby.form.creating") : t("lobby.form.create")}</button>

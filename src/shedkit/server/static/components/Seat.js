@@ -3,13 +3,29 @@
 import { html } from "../lib/html.js";
 import { t } from "../lib/i18n.js";
 import { Fly } from "./Feedback.js";
+import { EmoteBubble } from "./QuickChat.js";
+import { Fit } from "./Fit.js";
 
 // The seat's name as people read it: the player's name, or the bot that plays it.
 export function seatName(table, seat) {
   const s = table.seats[seat];
   if (!s) return t("table.seat_n", { n: seat + 1 });
   if (s.name) return s.name;
+  if (isOpen(table, seat)) return t("table.open_seat.name");
   return t("table.bot_name", { level: botLabel(s.bot), n: seat + 1 });
+}
+
+// Before the first deal a seat nobody holds is an empty chair: a player may still come, or
+// its bot sits down when the deal starts; it is not a bot yet.
+export function isOpen(table, seat) {
+  const s = table.seats[seat];
+  return table.status === "waiting" && !!s && !s.taken;
+}
+
+// An empty chair, outlined.
+function Chair() {
+  return html`<svg class="chair" viewBox="0 0 24 24" aria-hidden="true">
+    <path d="M7 3.5h10v8H7zM5 11.5h14v3H5zM6.5 14.5V21M17.5 14.5V21" /></svg>`;
 }
 
 export function botLabel(bot) {
@@ -58,9 +74,11 @@ function initials(name) {
 }
 
 // props: table, view, seat, you, pos (a place class), game (the game's client module),
-// now (seconds, for the countdown), team (a team index or null).
-export function Seat({ table, view, seat, you, pos, game, now }) {
+// now (seconds, for the countdown), team (a team index or null), onSit (a visitor may sit
+// here: the seat's own button), emote ({code, id}: the emote its player just sent).
+export function Seat({ table, view, seat, you, pos, game, now, onSit, emote }) {
   const s = table.seats[seat];
+  const open = isOpen(table, seat);
   const name = seatName(table, seat);
   const turn = view && view.current_player === seat && !view.is_over;
   const clock = table.turn && table.turn.seat === seat ? table.turn : null;
@@ -81,14 +99,18 @@ export function Seat({ table, view, seat, you, pos, game, now }) {
   if (thinking) status.push(t("table.thinking"));
   // A program sits here through the bot protocol: people should know they play a bot.
   if (s && s.is_bot) status.push(t("table.program"));
-  const label = t("table.seat_label", { name, count: count ?? 0, unit: t(`table.unit_${game.unit}`, { count: count ?? 0 }) });
-  return html`<section class=${`seat ${pos}` + (turn ? " turn" : "") + (seat === you ? " mine" : "") +
+  if (open) status.push(t(s.human_seat ? "table.open_seat.waiting" : "table.open_seat.bot_at_start"));
+  // An empty chair holds no cards: it is named with what it waits for.
+  const label = open ? [name, ...status].join(", ")
+    : t("table.seat_label", { name, count: count ?? 0, unit: t(`table.unit_${game.unit}`, { count: count ?? 0 }) });
+  return html`<section class=${`seat ${pos}` + (turn ? " turn" : "") + (seat === you ? " mine" : "") + (open ? " open" : "") +
       (team !== null ? ` team-${team}` : "")} data-seat=${seat} aria-label=${label}>
     <div class="avatar-box">
       ${turn ? html`<${TurnRing} fraction=${fraction} urgent=${!!(timer && timer.urgent)} />` : null}
-      <div class="avatar" aria-hidden="true">${initials(name)}</div>
+      <div class=${"avatar" + (open ? " open-chair" : "")} aria-hidden="true">${open ? html`<${Chair} />` : initials(name)}</div>
       ${count !== null ? html`<span class=${"count" + (alert ? ` alert alert-${alert}` : "")} title=${label}>${count}</span>` : null}
       ${role}
+      <${EmoteBubble} emote=${emote} />
     </div>
     <div class="seat-name">${name}${seat === you ? html` <span class="you">${t("table.you")}</span>` : null}</div>
     ${alert ? html`<div class=${`seat-alert alert-${alert}`}>${alertText(game, alert)}</div>` : null}
@@ -98,9 +120,11 @@ export function Seat({ table, view, seat, you, pos, game, now }) {
         : timer.bank > 0 ? html` <span class="clock-bank">${t("table.bank_plus", { count: timer.bank })}</span>` : null}
     </div>` : null}
     ${status.length ? html`<div class="seat-status">${status.join(" · ")}</div>` : null}
+    ${onSit ? html`<button type="button" class="small sit-here" data-seat=${seat} aria-label=${t("table.open_seat.sit_label", { n: seat + 1 })}
+      onClick=${() => onSit(seat)}>${t("table.open_seat.sit")}</button>` : null}
     ${table.totals ? html`<div class="seat-score">${t("table.points", { count: table.totals[seat] })}</div>` : null}
-    <div class="seat-play">${view && game.LastPlay ? html`<${Fly} id=${plays} place=${pos}>
-      <${game.LastPlay} view=${view} seat=${seat} table=${table} /></${Fly}>` : null}</div>
+    <div class="seat-play">${view && game.LastPlay ? html`<${Fit}><${Fly} id=${plays} place=${pos}>
+      <${game.LastPlay} view=${view} seat=${seat} table=${table} /></${Fly}></${Fit}>` : null}</div>
   </section>`;
 }
 

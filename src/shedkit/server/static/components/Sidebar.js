@@ -2,6 +2,7 @@
 import { html, useEffect, useRef, useState } from "../lib/html.js";
 import { t } from "../lib/i18n.js";
 import { botLabel, seatName } from "./Seat.js";
+import { ChatSaid, QuickChat } from "./QuickChat.js";
 
 // props: table.
 export function Scoreboard({ table }) {
@@ -46,8 +47,9 @@ export function Log({ view, table, game, names }) {
   </section>`;
 }
 
-// props: lines ([{name, text}]), onSend(text), canSend.
-export function Chat({ lines, onSend, canSend }) {
+// props: lines ([{name, text | phrase | emote}]), onSend(text), onQuick({phrase} or {emote}),
+// canSend.
+export function Chat({ lines, onSend, onQuick, canSend }) {
   const [text, setText] = useState("");
   const box = useRef(null);
   useEffect(() => { if (box.current) box.current.scrollTop = box.current.scrollHeight; });
@@ -59,13 +61,14 @@ export function Chat({ lines, onSend, canSend }) {
   return html`<section class="panel chat" aria-labelledby="chat-title">
     <h2 id="chat-title">${t("table.chat")}</h2>
     <div class="chat-lines" id="chat" ref=${box}>
-      ${lines.map((l, i) => html`<div class="chat-line" key=${i}><b>${l.name}:</b> ${l.text}</div>`)}
+      ${lines.map((l, i) => html`<div class="chat-line" key=${i}><b>${l.name}:</b> <${ChatSaid} line=${l} /></div>`)}
     </div>
     ${canSend ? html`<form id="chat-form" onSubmit=${submit}>
       <label class="visually-hidden" for="chat-input">${t("table.say")}</label>
       <input id="chat-input" maxlength="300" value=${text} placeholder=${t("table.say")} autocomplete="off"
         onInput=${(e) => setText(e.target.value)} />
       <button type="submit" class="small">${t("table.send")}</button>
+      ${onQuick ? html`<${QuickChat} onSend=${onQuick} />` : null}
     </form>` : null}
   </section>`;
 }

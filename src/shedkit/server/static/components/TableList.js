@@ -45,6 +45,9 @@ function TableRow({ table, onJoin }) {
         ${t("lobby.tables.fixed_seed")}</span>` : null}
       ${table.hot_seat ? html`<span class="hot-seat" title=${t("lobby.tables.hot_seat_help")}>
         ${t("lobby.tables.hot_seat")}</span>` : null}
+      ${table.speed ? html`<span class="table-speed">${t(`lobby.tables.speed_${table.speed}`)}</span>` : null}
+      ${table.card_counter ? html`<span class="table-counter" title=${t("lobby.tables.card_counter_help")}>
+        ${t("lobby.tables.card_counter")}</span>` : null}
       <a class="button small watch" href=${`/t/${table.id}`}
         aria-label=${t("lobby.tables.watch_label", { table: table.id })}>${t("lobby.tables.watch")}</a>
     </div>

@@ -1,18 +1,21 @@
 // The table page's layout as a pure function of its state: the felt with the seats around
 // it, the centre the game draws, your hand and buttons, and the panels beside.
-import { html, useEffect, useRef, useState } from "../lib/html.js";
+import { html, useEffect, useLayoutEffect, useRef, useState } from "../lib/html.js";
 import { t } from "../lib/i18n.js";
 import { candidates, playableKeys } from "../lib/select.js";
-import { Header } from "./Header.js";
+import { Header, ShortcutList } from "./Header.js";
+import { defaultSort, sortHand } from "../lib/sort.js";
 import { Seat, placeOf, seatName } from "./Seat.js";
 import { Hand } from "./Hand.js";
 import { Controls } from "./Controls.js";
 import { Announcer, Banner, Reconnecting, Toasts } from "./Feedback.js";
 import { Chat, Log, Scoreboard } from "./Sidebar.js";
+import { CardCounter } from "./CardCounter.js";
 import { EndOfDeal } from "./EndOfDeal.js";
+import { centreOf } from "./Fit.js";
 
-function JoinBox({ table, defaultName, onTake }) {
-  const [name, setName] = useState(defaultName);
+// The name a visitor sits down under, typed here: each seat's own "Sit here" uses it too.
+function JoinBox({ table, name, setName, onTake }) {
   const open = table.seats.map((s, i) => [s, i]).filter(([s]) => !s.taken);
   return html`<div class="join" id="join">
     <p>${t("table.watching")}</p>
@@ -45,7 +48,9 @@ function Modal({ label, labelledby, cls, onClose, returnTo, children }) {
     return () => {
       document.removeEventListener("keydown", keys, true);
       const inside = !opener || !opener.isConnected || opener === document.body || (box.current && box.current.contains(opener));
-      const back = inside ? document.getElementById(returnTo) : opener;
+      let back = inside ? document.getElementById(returnTo) : opener;
+      // A tool folded into the phone's header menu is hidden again: its menu button then.
+      if (back && back.isConnected && !back.getClientRects().length) back = document.getElementById("menu") || back;
       if (!back || !back.focus) return;
       back.focus();
       // The dialog's node may leave the page after this, taking focus with it: once more then.
@@ -79,9 +84,21 @@ function LeaveDialog({ onLeave, onStay }) {
   </${Modal}>`;
 }
 
-function MeArea({ msg, game, selected, wrong, shake, choices, mine, defaultName, actions }) {
+// The hand's order: the reader's choice, or the game's own default until there is one.
+const handSort = (settings, game) => (settings && settings.handSort) || defaultSort(game);
+
+// The keys the table answers to, opened by "?" or the header's button.
+function ShortcutsDialog({ game, onClose }) {
+  return html`<${Modal} labelledby="shortcuts-title" cls="shortcuts-dialog" returnTo="shortcuts" onClose=${onClose}>
+    <h2 id="shortcuts-title">${t("table.shortcuts")}</h2>
+    <${ShortcutList} passName=${game.moveName({ kind: "pass", k: [] }, null)} />
+    <div class="dialog-actions"><button type="button" id="shortcuts-close" onClick=${onClose}>${t("common.close")}</button></div>
+  </${Modal}>`;
+}
+
+function MeArea({ msg, game, settings, selected, wrong, shake, choices, mine, joinName, setJoinName, actions }) {
   const { table, view, you } = msg;
-  if (you === null) return html`<${JoinBox} table=${table} defaultName=${defaultName} onTake=${actions.takeSeat} />`;
+  if (you === null) return html`<${JoinBox} table=${table} name=${joinName} setName=${setJoinName} onTake=${actions.takeSeat} />`;
   if (!view) {
     return html`<div class="waiting"><p>${t("table.waiting")}</p>
       <button type="button" class="primary" onClick=${() => actions.send({ type: "start" })}>${t("table.start_now")}</button></div>`;
@@ -95,7 +112,7 @@ function MeArea({ msg, game, selected, wrong, shake, choices, mine, defaultName,
     ${special || html`<${Controls} view=${view} mine=${mine} found=${found} selectedCount=${selected.size}
       canPass=${canPass} game=${game} choices=${choices} onPlay=${actions.play} onPass=${actions.pass}
       onHint=${actions.showHint} onClear=${actions.clear} />`}
-    <${Hand} items=${view.hand} Item=${game.Item} itemWidth=${game.itemWidth()} selected=${selected}
+    <${Hand} items=${sortHand(view.hand, handSort(settings, table.game), table.game, view)} Item=${game.Item} itemWidth=${game.itemWidth()} selected=${selected}
       playable=${mine ? playableKeys(view) : new Set()} wrong=${wrong} marked=${marked} shake=${shake}
       onTap=${actions.tap} onPlay=${() => actions.play()} onSwipe=${game.singleSelect ? null : actions.swipe} />
   </div>`;
@@ -115,11 +132,33 @@ function dealEnd(table, view, result, now, actions) {
   </div>`;
 }
 
+// The header's height, measured as it wraps, as --head-h: the play area takes the rest of
+// the screen, so the hand stays on it.
+function useHeaderHeight() {
+  useLayoutEffect(() => {
+    const root = document.documentElement;
+    let ro = null;
+    const watch = () => {
+      const head = document.querySelector(".room-header");
+      if (!head || typeof ResizeObserver === "undefined") return;
+      ro = new ResizeObserver(() => root.style.setProperty("--head-h", `${Math.ceil(head.getBoundingClientRect().height)}px`));
+      ro.observe(head);
+    };
+    // The header appears with the first state: look again until it is there.
+    const timer = setInterval(() => (ro ? clearInterval(timer) : watch()), 100);
+    watch();
+    return () => { clearInterval(timer); if (ro) ro.disconnect(); };
+  }, []);
+}
+
 export function TableView(props) {
   const { msg, game, status, toasts, chat, banner, spoken, now, settings, actions } = props;
   const [inviting, setInviting] = useState(false);
   // The deal whose leaving is being asked about: a question left open dies with its deal.
   const [leaving, setLeaving] = useState(null);
+  useHeaderHeight();
+  const [typedName, setJoinName] = useState(null);
+  const joinName = typedName ?? props.defaultName ?? "";
   if (!msg || !game) {
     return html`<main class="loading"><p>${t("table.connecting")}</p></main>
       <${Reconnecting} status=${status} />`;
@@ -129,28 +168,34 @@ export function TableView(props) {
   const result = props.result;
   const midDeal = table.status === "playing" && !!view && !view.is_over;
   const subtitle = [t(`preset.${table.game}.${table.preset}.label`, { defaultValue: table.preset }),
+    t(`table.speed_${table.speed || "normal"}`),
     you === null ? t("table.watching_short") : t("table.you_are", { name: seatName(table, you) })].join(" · ");
   return html`<div class=${"room game-" + table.game + (settings.fourColour ? " four-colour" : "")}>
     <${Header} title=${t(`lobby.games.${table.game}.name`)} subtitle=${subtitle} settings=${settings}
-      onSetting=${actions.setSetting} onInvite=${() => setInviting(true)} />
+      onSetting=${actions.setSetting} onInvite=${() => setInviting(true)} onShortcuts=${() => actions.showShortcuts(true)}
+      sortMode=${game.unit === "cards" ? handSort(settings, table.game) : null} />
     <main class="room-main">
       <div class="play-area">
         <section class=${`felt players-${n}`} aria-label=${t("table.table")}>
           ${table.seats.map((_, i) => html`<${Seat} key=${i} table=${table} view=${view} seat=${i} you=${you}
-            pos=${placeOf(i, you, n)} game=${game} now=${now} />`)}
+            pos=${placeOf(i, you, n)} game=${game} now=${now} emote=${props.emotes && props.emotes[i]}
+            onSit=${you === null && !table.seats[i].taken && table.status !== "playing"
+              ? () => actions.takeSeat(i, joinName.trim()) : null} />`)}
           <div class="centre">
-            ${view ? html`<${game.Centre} view=${view} table=${table} you=${you} selected=${props.selected}
-              mine=${props.mine} actions=${actions} />` : null}
+            ${view ? centreOf(game, html`<${game.Centre} view=${view} table=${table} you=${you} selected=${props.selected}
+              mine=${props.mine} actions=${actions} />`) : null}
             <${Banner} banner=${banner} />
           </div>
         </section>
         ${dealEnd(table, view, result, now, actions)}
-        <${MeArea} ...${props} />
+        <${MeArea} ...${props} joinName=${joinName} setJoinName=${setJoinName} />
       </div>
       <aside class="side">
         <${Scoreboard} table=${table} />
+        <${CardCounter} view=${view} table=${table} />
         <${Log} view=${view} table=${table} game=${game} names=${props.movers} />
-        <${Chat} lines=${chat} onSend=${(text) => actions.send({ type: "chat", text })} canSend=${you !== null} />
+        <${Chat} lines=${chat} onSend=${(text) => actions.send({ type: "chat", text })} canSend=${you !== null}
+          onQuick=${(said) => actions.send({ type: "chat", ...said })} />
         ${you !== null ? html`<button type="button" id="leave" class="small" onClick=${() => (midDeal ? setLeaving(table.deal_number) : actions.leave())}>${t("table.leave")}</button>` : null}
       </aside>
     </main>
@@ -159,6 +204,7 @@ export function TableView(props) {
     ${leaving === table.deal_number && midDeal ? html`<${LeaveDialog} onStay=${() => setLeaving(null)}
       onLeave=${() => { setLeaving(null); actions.leave(); }} />` : null}
     ${inviting ? html`<${InviteDialog} onClose=${() => setInviting(false)} />` : null}
+    ${props.shortcuts ? html`<${ShortcutsDialog} game=${game} onClose=${() => actions.showShortcuts(false)} />` : null}
     <${Toasts} toasts=${toasts} onClose=${actions.closeToast} />
     <${Reconnecting} status=${status} />
     <${Announcer} text=${spoken} />

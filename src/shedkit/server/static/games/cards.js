@@ -6,7 +6,7 @@ import { Card, Cards } from "../components/Card.js";
 export const CARD_GAME = {
   unit: "cards",
   Item: Card,
-  itemWidth: () => (window.innerWidth < 600 ? 50 : 70),
+  itemWidth: () => (window.innerWidth < 600 || window.innerHeight < 520 ? 50 : 70),
   isPass: (m) => m.kind === "pass",
   Drawing: ({ items }) => html`<${Cards} cards=${items} size="mini" />`,
 };

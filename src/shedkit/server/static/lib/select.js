@@ -63,9 +63,60 @@ export function itemsOf(view, move) {
   return chosen;
 }
 
-// The moves a Hint cycles through: those that play cards, in the server's order.
+// A key's rank, low to high, in the game's order in force: Dou Di Zhu's keys are ranks
+// (3 = 0 … red joker = 14); President's are card ids, placed by their face in the view's
+// `order` (a revolution reverses it), the joker above every face.
+const PRESIDENT_FACES = "A23456789TJQK";
+const PRESIDENT_JOKER = 52;
+
+function keyRank(view, key) {
+  if (view.game !== "president") return key;
+  if (key === PRESIDENT_JOKER) return 99;
+  const at = (view.order || []).indexOf(PRESIDENT_FACES[key >> 2]);
+  return at === -1 ? key >> 2 : at;
+}
+
+// How a Hint ranks a move, smaller first: [tier, main rank, cards, rank sum]. Plain answers
+// come before what wastes a trump: in Dou Di Zhu a play that breaks up a bomb or the two
+// jokers, then bombs, then the rocket; in President a quad (it turns the order over), then
+// a play spending the joker. Within a tier the lowest main rank (the rank played most
+// often, the top of a run) comes first, as in the QQ apps.
+function hintStrength(view, move) {
+  const ranks = move.k.map((k) => keyRank(view, k));
+  const mine = counts(ranks);
+  let main = -1;
+  let most = 0;
+  for (const [rank, n] of mine) if (n > most || (n === most && rank > main)) [main, most] = [rank, n];
+  let tier = 0;
+  if (view.game === "doudizhu") {
+    const held = counts(view.hand.map((c) => c.k));
+    const rocket = held.has(13) && held.has(14);
+    const breaks = [...mine.keys()].some((k) => held.get(k) === 4 || (rocket && k >= 13));
+    if (move.kind === "rocket") tier = 3;
+    else if (move.kind === "bomb") tier = 2;
+    else if (breaks) tier = 1;
+  } else if (view.game === "president") {
+    if (move.k.includes(PRESIDENT_JOKER)) tier = 2;
+    else if (move.kind === "quad") tier = 1;
+  }
+  return [tier, main, ranks.length, ranks.reduce((a, b) => a + b, 0)];
+}
+
+function byStrength(a, b) {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] - b[i];
+  return 0;
+}
+
+// The moves a Hint cycles through: those that play cards, plain answers first and the
+// smallest first (dominoes keep the server's order). The sort is stable, so equal moves
+// keep the server's order.
 export function hintMoves(view) {
-  return view.legal.filter((m) => m.k.length);
+  const moves = view.legal.filter((m) => m.k.length);
+  if (view.game !== "doudizhu" && view.game !== "president") return moves;
+  return moves
+    .map((m) => ({ m, s: hintStrength(view, m) }))
+    .sort((a, b) => byStrength(a.s, b.s))
+    .map((x) => x.m);
 }
 
 // Keys a legal move can use: the hand items that can take part in some play.

@@ -7,7 +7,7 @@ import { SiteHeader } from "../components/SiteHeader.js";
 import { NameField } from "../components/NameField.js";
 import { GameTile } from "../components/GameTile.js";
 import { TableList } from "../components/TableList.js";
-import { NewTableForm } from "../components/NewTableForm.js";
+import { COUNTER_GAMES, NewTableForm } from "../components/NewTableForm.js";
 
 // The flagship game first; the API lists the games alphabetically.
 const ORDER = ["doudizhu", "president", "dominoes"];
@@ -34,6 +34,8 @@ function freshForm(game, preset = "standard") {
     options: {},
     bot: defaultBot(game),
     deals: game.options.some((o) => o.name === "target") ? "" : "5",
+    speed: "normal",
+    cardCounter: false,
     botsTouched: false,
   };
   form.bots = String(seatsOf(game, form) - 1);
@@ -114,6 +116,8 @@ function Lobby({ games }) {
     bots: (bots) => setForm((f) => ({ ...f, bots, botsTouched: true })),
     bot: (bot) => setForm((f) => ({ ...f, bot })),
     deals: (deals) => setForm((f) => ({ ...f, deals })),
+    speed: (speed) => setForm((f) => ({ ...f, speed })),
+    cardCounter: (cardCounter) => setForm((f) => ({ ...f, cardCounter })),
     submit: async () => {
       setCreateError(null);
       const who = typedName();
@@ -125,6 +129,8 @@ function Lobby({ games }) {
         bots: parseInt(form.bots, 10) || 0,
         bot: form.bot,
         deals: parseInt(form.deals, 10) || null,
+        speed: form.speed,
+        card_counter: COUNTER_GAMES.includes(game.name) && form.cardCounter,
       };
       // "/?seed=N" fixes the table's seed: the same deals again, for a rematch or a test.
       const seed = params.get("seed");

@@ -6,6 +6,7 @@ import { api, getSetting, setSetting } from "../lib/api.js";
 import { has, initI18n, t, useLanguage } from "../lib/i18n.js";
 import { Header } from "../components/Header.js";
 import { Seat, placeOf, seatName } from "../components/Seat.js";
+import { centreOf } from "../components/Fit.js";
 import { GAMES } from "../games/index.js";
 
 const [, , tableId, numberText] = location.pathname.split("/").map(decodeURIComponent);
@@ -148,8 +149,8 @@ function App() {
       <section class=${`felt players-${n}`} aria-label=${t("table.table")}>
         ${dealt.seats.map((_, i) => html`<${Seat} key=${i} table=${dealt} view=${view} seat=${i} you=${null}
           pos=${placeOf(i, 0, n)} game=${game} now=${0} />`)}
-        <div class="centre"><${game.Centre} view=${view} table=${dealt} you=${null} selected=${new Set()}
-          mine=${false} actions=${{ sendMove: () => {} }} /></div>
+        <div class="centre">${centreOf(game, html`<${game.Centre} view=${view} table=${dealt} you=${null}
+          selected=${new Set()} mine=${false} actions=${{ sendMove: () => {} }} />`)}</div>
       </section>
       <section class="replay-hands">
         ${s.hands.map((cards, seat) => html`<div class="panel replay-hand" key=${seat} data-seat=${seat}>

@@ -10,8 +10,28 @@ import { beep } from "../lib/sound.js";
 import { TableView } from "../components/TableView.js";
 import { alertOf, alertText, seatName, turnClock } from "../components/Seat.js";
 import { GAMES } from "../games/index.js";
+import { useSeatNotices } from "../lib/notices.js";
+import { useEmotes, withLine } from "../components/QuickChat.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/").pop());
+// How long a banner (bomb, rocket, spring, revolution) stays: the `pop` animation of
+// table.css lasts as long, so the banner is gone when its animation ends.
+const BANNER_MS = 3200;
+
+// The trick just finished, kept in front of the seats until the next lead. The server sends
+// the trick in play only; the page remembers where that trick began, and once the trick is
+// cleared the moves since then are the finished one, its passes included. `memo` holds
+// {len, start, done} from the view before: a pure step from one view to the next.
+function trickStep(memo, view) {
+  const len = view.history.length;
+  if (memo && memo.len === len) return memo;
+  const inPlay = view.trick ? view.trick.length : 0;
+  if (view.phase !== "play" || view.is_over) return { len, start: null, done: [] };
+  const start = memo && memo.start !== null && memo.start < len ? memo.start : null;
+  const done = !inPlay && start !== null ? view.history.slice(start) : [];
+  // With the table clear, the next trick begins with the next move.
+  return { len, start: inPlay ? len - inPlay : memo ? len : null, done };
+}
 
 function App() {
   useLanguage();
@@ -27,8 +47,14 @@ function App() {
   const [spoken, setSpoken] = useState("");
   const [now, setNow] = useState(Date.now() / 1000);
   const [result, setResult] = useState(null);
+  const [emotes, popEmote] = useEmotes();
+  const joining = useRef(null); // the seat this page is sitting down in
   const movers = useRef({ key: null, names: [] });
-  const [settings, setSettings] = useState({ sound: getSetting("sound", false), fourColour: getSetting("fourColour", false) });
+  const tricks = useRef({ key: null, memo: null });
+  // handSort: null until the reader picks an order (each game then has its own default).
+  const [settings, setSettings] = useState({ sound: getSetting("sound", false), fourColour: getSetting("fourColour", false),
+    handSort: getSetting("handSort", null) });
+  const [shortcuts, setShortcuts] = useState(false);
   const socket = useRef(null);
   const hint = useRef(-1);
   const prev = useRef(null);
@@ -48,7 +74,7 @@ function App() {
     const s = new TableSocket(tableId, {
       onState: (message) => setMsg(message),
       onError: (error) => { toast(errorText(error, { game: gameRef.current })); beep("error", settingsRef.current.sound); },
-      onChat: (line) => setChat((lines) => [...lines.slice(-99), line]),
+      onChat: (line) => { setChat((lines) => withLine(lines, line)); popEmote(line); },
       onStatus: setStatus,
     });
     socket.current = s;
@@ -79,6 +105,13 @@ function App() {
     }
   }
 
+  if (view && game && game.unit === "cards") {
+    if (tricks.current.key !== dealKey) tricks.current = { key: dealKey, memo: null };
+    tricks.current.memo = trickStep(tricks.current.memo, view);
+  }
+  const done = view && tricks.current.key === dealKey && tricks.current.memo ? tricks.current.memo.done : [];
+  const shown = done.length ? { ...msg, view: { ...view, finished_trick: done } } : msg;
+
   // A finished deal's result stays open until its reader closes it: another player's Next,
   // or the countdown, may deal the next hand while it is still being read.
   useEffect(() => {
@@ -89,6 +122,8 @@ function App() {
       return r && r.open && !r.next && view ? { ...r, started: true } : null;
     });
   }, [msg]);
+
+  useSeatNotices(msg, joining, (notices) => { notices.forEach(toast); setSpoken(notices.join(" ")); });
 
   // What changed since the last state: a new play to announce, a banner, the turn cue.
   useEffect(() => {
@@ -122,9 +157,11 @@ function App() {
     }
     const big = before ? game.banner(before, view) : null;
     if (big) {
-      setBanner({ ...big, id: Math.random() });
+      const id = Math.random();
+      setBanner({ ...big, id });
       beep("bomb", settingsRef.current.sound);
-      setTimeout(() => setBanner(null), 1800);
+      // Only this banner's own timer takes it down: a later banner keeps its full time.
+      setTimeout(() => setBanner((b) => (b && b.id === id ? null : b)), BANNER_MS);
     }
     if (mine && !(before && before.current_player === you)) {
       beep("turn", settingsRef.current.sound);
@@ -202,18 +239,20 @@ function App() {
       else if (e.key === "p" || e.key === "P") pass();
       else if (e.key === "h" || e.key === "H") showHint();
       else if (e.key === "Escape") clear();
+      else if (e.key === "?") { e.preventDefault(); setShortcuts(true); }
     };
     document.addEventListener("keydown", keys);
     return () => document.removeEventListener("keydown", keys);
   });
 
   const takeSeat = async (seat, name) => {
-    if (!name) return toast(t("table.name_first"));
+    if (!name) { document.getElementById("join-name")?.focus(); return toast(t("table.name_first")); }
     setName(name);
+    joining.current = seat;
     try {
       await joinSeat(tableId, seat, name);
       socket.current.hello();
-    } catch (e) { toast(errorText(e, { game: table.game })); }
+    } catch (e) { joining.current = null; toast(errorText(e, { game: table.game })); }
   };
   const leave = () => { send({ type: "leave" }); forgetSeat(tableId); };
   const setSetting_ = (name, value) => {
@@ -222,13 +261,13 @@ function App() {
   };
 
   window.shedkit = { state: msg, selected: [...selected], status: status.state };
-  return html`<${TableView} msg=${msg} game=${game} status=${status} toasts=${toasts} chat=${chat}
+  return html`<${TableView} msg=${shown} game=${game} status=${status} toasts=${toasts} chat=${chat} emotes=${emotes}
     selected=${selected} wrong=${wrong} shake=${shake} choices=${choices} banner=${banner} spoken=${spoken}
     now=${now} settings=${settings} mine=${mine} defaultName=${getName()} result=${result} movers=${movers.current.names}
-    actions=${{ tap, swipe, play, pass, showHint, clear, sendMove, send, takeSeat, leave,
+    shortcuts=${shortcuts} actions=${{ tap, swipe, play, pass, showHint, clear, sendMove, send, takeSeat, leave,
       next: () => { send({ type: "next" }); setResult((r) => r && { ...r, next: true }); },
       showResult: (open) => setResult((r) => r && (open || !r.started ? { ...r, open } : null)),
-      setSetting: setSetting_, closeToast: (id) => setToasts((l) => l.filter((x) => x.id !== id)) }} />`;
+      setSetting: setSetting_, showShortcuts: setShortcuts, closeToast: (id) => setToasts((l) => l.filter((x) => x.id !== id)) }} />`;
 }
 
 initI18n().then(() => render(html`<${App} />`, document.getElementById("app")));

@@ -7,20 +7,21 @@ import { Tile } from "./Tile.js";
 
 const TOUCH = 44; // px: the least a tap target may measure
 
-// The width of the element, kept up to date, when the caller gives none.
-function useWidth(ref, given) {
-  const [measured, setMeasured] = useState(0);
+// The size of the element, kept up to date, when the caller gives no width. `fill`: the
+// line fills a box the page sizes (the felt's centre), so its height is read as well.
+function useSize(ref, given, fill) {
+  const [measured, setMeasured] = useState({ width: 0, height: 0 });
   useLayoutEffect(() => {
     if (given || !ref.current) return undefined;
     const el = ref.current;
-    const read = () => setMeasured(Math.floor(el.clientWidth));
+    const read = () => setMeasured({ width: Math.floor(el.clientWidth), height: fill ? Math.floor(el.clientHeight) : 0 });
     read();
     if (typeof ResizeObserver === "undefined") return undefined;
     const ro = new ResizeObserver(read);
     ro.observe(el);
     return () => ro.disconnect();
-  }, [given]);
-  return given || measured;
+  }, [given, fill]);
+  return given ? { width: given, height: 0 } : measured;
 }
 
 const box = (r) => `left:${r.x}px;top:${r.y}px;width:${r.w}px;height:${r.h}px`;
@@ -58,28 +59,25 @@ function End({ name, rect, label, onEnd, width, height }) {
 //   lead: index in line.main of the hand's first tile (moves.js leadIndex(history))
 //   width: px to lay out in (default: the element's own width); maxHeight: px
 //   label: accessible name of the line; tileLabel(tile "a-b") → name of each tile
+//   fill: the line fills the box its parent gives it and is scaled to fit it whole,
+//     however long it grows (the table's centre), rather than setting its own height
 export function Line(props) {
   const ref = useRef(null);
-  const width = useWidth(ref, props.width);
+  const fill = !props.width && !!props.fill;
+  const { width, height } = useSize(ref, props.width, fill);
   const line = props.line || { main: [] };
   const targets = props.targets || {};
-  const lay = width
-    ? layoutLine(line, width, { maxHeight: props.maxHeight, centre: props.lead })
+  const options = fill ? { maxHeight: height, minUnit: 3 } : { maxHeight: props.maxHeight };
+  const lay = width && (!fill || height)
+    ? layoutLine(line, width, { ...options, centre: props.lead })
     : null;
   const open = new Set(Object.keys(props.ends || {}));
   if (!(line.main || []).length && targets.lead) open.add("lead");
-  const style = lay
-    ? `height:${lay.height}px;--dom-unit:${lay.unit}px${props.width ? `;width:${width}px` : ""}`
-    : "";
-
-  return html`<div
-    ref=${ref}
-    class="dom-line"
-    role="group"
-    aria-label=${props.label}
-    data-unit=${lay && lay.unit}
-    style=${style}
-  >
+  const style = !lay ? ""
+    : fill ? `--dom-unit:${lay.unit}px`
+    : `height:${lay.height}px;--dom-unit:${lay.unit}px${props.width ? `;width:${width}px` : ""}`;
+  // Filling a box, the tiles are drawn in a band of their own height, centred in it.
+  const drawn = html`
     ${lay &&
     lay.tiles.map(
       (t) => html`<${Tile}
@@ -107,5 +105,16 @@ export function Line(props) {
           height=${lay.height}
         />`,
       )}
-  </div>`;
+  `;
+
+  return html`<div
+    ref=${ref}
+    class=${"dom-line" + (fill ? " dom-fill" : "")}
+    role="group"
+    aria-label=${props.label}
+    data-unit=${lay && lay.unit}
+    style=${style}
+  >${fill && lay
+    ? html`<div class="dom-band" style=${`top:${Math.max(0, (height - lay.height) / 2)}px;height:${lay.height}px`}>${drawn}</div>`
+    : drawn}</div>`;
 }

@@ -23,11 +23,16 @@ function moveName(m) {
 }
 
 // A hand tile for the fanned hand: standing up, a toggle button.
+const tileSize = () => (window.innerWidth < 600 || window.innerHeight < 520 ? 26 : 32);
+// A tile's button: the tile and 6 px of padding and border on each side, 44 px at least.
+const tileButton = () => Math.max(44, tileSize() + 12);
+
 function TileItem({ item, selected, playable, onTap }) {
-  const size = window.innerWidth < 600 ? 26 : 32;
-  return html`<${Tile} tile=${item.t} vertical=${true} size=${size} label=${tileName(item.t)}
+  return html`<${Tile} tile=${item.t} vertical=${true} size=${tileSize()} label=${tileName(item.t)}
     pressed=${selected} playable=${playable} onClick=${(e) => onTap(item, e)} />`;
 }
+// In an overlapped hand the next tile may cover a tile's right padding, never its pips.
+TileItem.minStrip = () => tileButton() - 6;
 
 function team(view, seat) {
   return view.teams ? seat % 2 : null;
@@ -58,7 +63,7 @@ function Centre({ view, selected, actions }) {
   const targets = {};
   for (const end of Object.keys(byEnd)) targets[end] = end === "lead" ? t("dom.lead_here") : t("dom.play_here", { end: t(`dom.end.${end}`) });
   return html`<div class="dom-centre">
-    <${Line} line=${view.line} ends=${view.ends} targets=${targets} lead=${leadIndex(view.history)}
+    <${Line} fill=${true} line=${view.line} ends=${view.ends} targets=${targets} lead=${leadIndex(view.history)}
       onEnd=${(end) => byEnd[end] && actions.sendMove(byEnd[end])} label=${t("dom.line")} tileLabel=${tileName} />
     <div class="stakes">
       <span class="chip">${t("dom.boneyard", { count: view.boneyard })}</span>
@@ -96,8 +101,10 @@ export default {
   name: "dominoes",
   unit: "tiles",
   Item: TileItem,
-  itemWidth: () => (window.innerWidth < 600 ? 26 : 32),
+  itemWidth: tileButton,
   singleSelect: true,
+  // The line lays itself out in the whole centre of the felt (Line's fill).
+  fillsCentre: true,
   isPass: (m) => m.kind === "pass",
   moveName,
   playText: (e) => moveName(e),

@@ -7,9 +7,20 @@ import { CardBack, Cards } from "../../components/Card.js";
 import { CARD_GAME } from "../cards.js";
 import { Auction } from "./Auction.js";
 
+// Whether a pass was made in the auction (不叫, "No bid") rather than in play (不出, "Pass").
+// The history starts with the auction's moves, as many as `bids` holds, so a move of the
+// history is placed by where it stands; anything else (a bubble, a legal move) goes by the
+// phase of the view it is drawn with.
+export function isAuctionPass(m, view) {
+  if (!view) return false;
+  const at = view.history ? view.history.indexOf(m) : -1;
+  if (at !== -1) return at < (view.bids || []).length;
+  return view.phase === "auction";
+}
+
 function moveName(m, view) {
   if (m.kind === "bid") return t("ddz.bid_points", { count: m.bid });
-  if (m.kind === "pass") return view && view.phase === "auction" ? t("ddz.no_bid") : t("table.pass");
+  if (m.kind === "pass") return isAuctionPass(m, view) ? t("ddz.no_bid") : t("combo.doudizhu.pass");
   return t(`combo.doudizhu.${m.kind}`);
 }
 
@@ -22,14 +33,18 @@ function Role({ view, seat }) {
   </span>`;
 }
 
-// In front of a seat: its bid during the auction, its play in the trick after.
+// In front of a seat: its bid during the auction, its play in the trick after. Once a trick
+// is over it stays, dimmed, until the next lead (`finished_trick`, kept by the table page),
+// so the pass that ended it is seen.
 function LastPlay({ view, seat }) {
-  const list = view.phase === "auction" ? view.bids : view.trick;
+  const done = view.phase !== "auction" && !view.trick.length && (view.finished_trick || []).length > 0;
+  const list = view.phase === "auction" ? view.bids : done ? view.finished_trick : view.trick;
   const mine = list.filter((e) => e.seat === seat);
   const last = mine[mine.length - 1];
   if (!last) return null;
-  if (!last.cards.length) return html`<span class="bubble" data-kind=${last.kind}>${moveName(last, view)}</span>`;
-  return html`<${Cards} cards=${last.cards} size="table" label=${moveName(last, view)} />`;
+  const drawn = !last.cards.length ? html`<span class="bubble" data-kind=${last.kind}>${moveName(last, view)}</span>`
+    : html`<${Cards} cards=${last.cards} size="table" label=${moveName(last, view)} />`;
+  return done ? html`<span class="done-trick">${drawn}</span>` : drawn;
 }
 
 function Centre({ view }) {

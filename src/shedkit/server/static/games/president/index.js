@@ -62,14 +62,18 @@ function Role({ view, seat, table }) {
   return html`<span class=${`role title-${code}`}>${t(`pre.title.${code}`)}</span>`;
 }
 
+// In front of a seat: its play in the trick, or its place once out. A finished trick stays,
+// dimmed, until the next lead (`finished_trick`, kept by the table page).
 function LastPlay({ view, seat }) {
   const place = view.finished.indexOf(seat);
   if (place >= 0 && !view.is_over) return html`<span class="bubble out">${t("pre.out_place", { ordinal: place + 1 })}</span>`;
-  const mine = view.trick.filter((e) => e.seat === seat);
+  const done = !view.trick.length && (view.finished_trick || []).length > 0;
+  const mine = (done ? view.finished_trick : view.trick).filter((e) => e.seat === seat);
   const last = mine[mine.length - 1];
   if (!last) return null;
-  if (!last.cards.length) return html`<span class="bubble">${moveName(last, view)}</span>`;
-  return html`<${Cards} cards=${last.cards} size="table" label=${moveName(last, view)} />`;
+  const drawn = !last.cards.length ? html`<span class="bubble">${moveName(last, view)}</span>`
+    : html`<${Cards} cards=${last.cards} size="table" label=${moveName(last, view)} />`;
+  return done ? html`<span class="done-trick">${drawn}</span>` : drawn;
 }
 
 function Centre({ view, table }) {

@@ -1,0 +1,135 @@
+// Injected into the table page by test_layout.py: checks the layout after every change and
+// plays the seated viewer's turns through the page's own buttons.
+(() => {
+  const found = [];
+  const seen = new Set();
+  let checks = 0;
+  let moves = 0;
+  let pauseAt = Infinity;
+  let pauseAtPlay = false;
+  let paused = false;
+  let acted = null;
+  let scheduled = false;
+
+  // A short selector that names an element: tag, id, classes, and its seat if it has one.
+  const name = (el) => {
+    const seat = el.closest(".seat");
+    const cls = typeof el.className === "string" ? el.className : el.className.baseVal;
+    const own = `${el.tagName.toLowerCase()}${el.id ? "#" + el.id : ""}${cls ? "." + cls.trim().split(/\s+/).join(".") : ""}`;
+    return seat ? `.seat[data-seat="${seat.dataset.seat}"] ${own}` : own;
+  };
+  const box = (el) => el.getBoundingClientRect();
+  const rect = (r) => [r.left, r.top, r.right, r.bottom].map(Math.round).join(",");
+  const hits = (a, b) => a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+  const inside = (a, b) => a.left >= b.left - 1 && a.right <= b.right + 1 && a.top >= b.top - 1 && a.bottom <= b.bottom + 1;
+  const shown = (el) => {
+    const r = box(el);
+    if (r.width < 1 || r.height < 1) return false;
+    const style = getComputedStyle(el);
+    return style.visibility !== "hidden" && style.display !== "none" && Number(style.opacity) > 0.05;
+  };
+  const move = () => {
+    const s = window.shedkit && window.shedkit.state;
+    return s && s.view ? s.view.history.length : -1;
+  };
+  const note = (problem, what, against) => {
+    const key = `${problem}|${what}|${against}`;
+    if (seen.has(key) || found.length > 200) return;
+    seen.add(key);
+    found.push({ problem, what, against, move: move() });
+  };
+
+  // What the table draws: every element in the centre, in front of a seat, or a banner.
+  // The parts of an SVG drawing are its svg; boxes that only hold others are skipped.
+  const drawn = () => [...document.querySelectorAll(".felt .centre *, .felt .seat-play *, .felt .banner")]
+    .filter((el) => !el.ownerSVGElement && !el.matches(".fit, .fit-inner, .centre-fit, .centre-fill, .dom-centre, .dom-line, .dom-band, .fly"))
+    .filter(shown);
+  const reserved = () => [...document.querySelectorAll(
+    ".felt .seat .avatar-box, .felt .seat .seat-name, .felt .seat .count, .felt .seat .role, .felt .seat .seat-clock, .felt .seat .seat-status, .felt .seat .seat-alert, .felt .seat .seat-score",
+  )].filter(shown);
+
+  function check() {
+    scheduled = false;
+    const felt = document.querySelector(".room .felt");
+    if (!felt || document.querySelector(".overlay")) return;
+    checks += 1;
+    const feltBox = box(felt);
+    const parts = reserved().map((el) => [el, box(el)]);
+    const hand = document.querySelector(".me-area");
+    const handBox = hand && box(hand);
+    for (const el of drawn()) {
+      const r = box(el);
+      for (const [part, p] of parts) if (hits(r, p)) note("covers", name(el), name(part));
+      if (handBox && hits(r, handBox)) note("covers", name(el), "the hand");
+      if (!inside(r, feltBox)) note("cut by the felt", name(el), `.felt ${rect(feltBox)} (${rect(r)})`);
+    }
+    // The hand and each of its items on the screen, at the top of the page, no scrolling.
+    const y0 = window.scrollY;
+    for (const el of document.querySelectorAll(".me-area .hand, .me-area .hand-slot")) {
+      const r = box(el);
+      if (r.left < -1 || r.right > innerWidth + 1 || r.top + y0 < -1 || r.bottom + y0 > innerHeight + 1) {
+        note("off the screen", name(el), `${innerWidth}x${innerHeight}`);
+      }
+    }
+    if (document.documentElement.scrollWidth > innerWidth + 1) note("scrolls sideways", "page", `${document.documentElement.scrollWidth}px`);
+    play();
+  }
+
+  const later = (ms) => new Promise((done) => setTimeout(done, ms));
+  const click = (sel) => {
+    const el = document.querySelector(sel);
+    if (el && !el.disabled) { el.click(); return true; }
+    return false;
+  };
+
+  // The viewer's turn, played as a person plays it: a bid, Give, Hint then Play, or Pass.
+  async function play() {
+    const s = window.shedkit && window.shedkit.state;
+    if (!s || !s.view || s.view.is_over || s.you === null || s.view.current_player !== s.you || !s.view.legal.length) return;
+    if (s.state_id === acted) return;
+    if (move() >= pauseAt && (!pauseAtPlay || s.view.phase === "play")) { paused = true; return; }
+    acted = s.state_id;
+    moves += 1;
+    // The bids come highest last, then "no bid"; to be the landlord, bid the most.
+    const bids = document.querySelectorAll(".bid-buttons button.bid");
+    const most = document.querySelectorAll(".bid-buttons button.bid.primary");
+    if (bids.length) { (pauseAtPlay && most.length ? most[most.length - 1] : bids[0]).click(); return; }
+    if (document.querySelector("#give")) { click("#hint"); await later(0); click("#give"); return; }
+    const cards = s.view.legal.filter((m) => m.k.length);
+    if (!cards.length) {
+      const plain = s.view.legal.find((m) => !m.k.length);
+      if (!click(`.controls button[data-move="${plain.m}"]`)) click("#pass");
+      return;
+    }
+    click("#hint");
+    await later(0);
+    click("#play");
+    await later(0);
+    click(".choices button");
+    // A move the page did not send (nothing changed): let the next check try again.
+    setTimeout(() => { if (window.shedkit.state.state_id === acted) acted = null; }, 1500);
+  }
+
+  // A check waits for a frame with no change before it: what a change sets in motion (a
+  // ResizeObserver that scales a play to its seat) has then run, as it has on the screen.
+  let changes = 0;
+  const settled = (seen) => requestAnimationFrame(() => (seen === changes ? check() : settled(changes)));
+  const schedule = () => {
+    changes += 1;
+    if (scheduled) return;
+    scheduled = true;
+    settled(-1);
+  };
+  new MutationObserver(schedule).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+  addEventListener("resize", schedule);
+
+  window.__layout = {
+    reset() { found.length = 0; seen.clear(); checks = 0; moves = 0; acted = null; },
+    // Stop on the viewer's turn once `n` moves are made (`atPlay`: and the auction is over;
+    // it then bids the most, to be the landlord).
+    pauseAt(n, atPlay = false) { pauseAt = n; pauseAtPlay = atPlay; paused = false; acted = null; schedule(); },
+    resume() { pauseAt = Infinity; paused = false; schedule(); },
+    get paused() { return paused; },
+    result: () => ({ found: [...found], checks, moves }),
+  };
+})();
