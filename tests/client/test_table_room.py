@@ -188,10 +188,13 @@ def test_invite_dialog_fits_and_escape_closes_it(live: LiveServer, browser: Any)
         page.context.close()
 
 
-def test_leaving_mid_deal_asks_and_the_log_keeps_the_name(live: LiveServer, browser: Any) -> None:
+@pytest.mark.parametrize("lang", ["de", "zh"])
+def test_leaving_mid_deal_asks_and_the_log_keeps_the_name(
+    live: LiveServer, browser: Any, lang: str
+) -> None:
     tid, tokens, clients = seated(live)
     ana = open_page(browser, live, tid, 0, tokens[0], "desktop")
-    bo = open_page(browser, live, tid, 1, tokens[1], "phone", lang="de")
+    bo = open_page(browser, live, tid, 1, tokens[1], "phone", lang=lang)
     runtime = live.table(tid)
 
     def bo_moved(_: Any) -> bool:
@@ -208,8 +211,10 @@ def test_leaving_mid_deal_asks_and_the_log_keeps_the_name(live: LiveServer, brow
     assert bos
     bo.click("#leave")
     bo.wait_for_selector(".leave-dialog")
-    assert bo.locator("#leave-title").inner_text() == word("de", "table.leave_title")
-    shoot(bo, "room-leave-confirm-de-390")
+    assert bo.locator("#leave-title").inner_text() == word(lang, "table.leave_title")
+    assert bo.locator(".leave-dialog p").inner_text() == word(lang, "table.leave_confirm")
+    assert bo.locator("#leave-stay").inner_text() == word(lang, "table.stay")
+    shoot(bo, f"room-leave-confirm-{lang}-390")
     bo.keyboard.press("Escape")
     bo.wait_for_selector(".leave-dialog", state="detached")
     assert bo.evaluate("() => window.shedkit.state.you") == 1
@@ -226,7 +231,7 @@ def test_leaving_mid_deal_asks_and_the_log_keeps_the_name(live: LiveServer, brow
         assert "Bo" not in names[seen:]
     # The log keeps itself scrolled to its end: let it grow so that Bo's moves show too.
     ana.add_style_tag(content="#log { max-height: none; }")
-    shoot(ana, "room-log-after-leave-en-1280")
+    shoot(ana, f"room-log-after-leave-en-1280-{lang}")
     assert not ana.errors and not bo.errors
 
 
