@@ -1,26 +1,56 @@
-"""Strength of one agent against a field, on duplicate deals, for every game.
+"""Is a challenger stronger than a field agent? A sequential test on duplicate deals.
 
 Every deal is played twice: once with the challenger in the measured seats and
-once with a field agent there (the baseline), so both rows see the very same
-hands and the difference is the challenger's alone.
+once with a field agent there (the baseline), so both games see the very same
+hands and the *paired score* ``d`` of the deal, challenger minus baseline,
+is the challenger's doing alone. Positive ``d`` always means the challenger
+did better:
 
 - **doudizhu** (pure roles, as DouZero's evaluation): challenger landlord vs
-  field peasants against field landlord vs field peasants, and challenger
-  peasants vs a field landlord against field peasants; win rates (WP).
+  field peasants against field landlord vs field peasants, and/or challenger
+  peasants vs a field landlord against field peasants (``--role``); ``d`` is
+  the difference of the wins (1 or 0), the mean of both roles' with ``both``.
 - **president**: one challenger among field bots (its seat rotates) against
-  a field bot in that seat; average finishing place (1 is best).
+  a field bot in that seat; ``d`` is the baseline's finishing place minus
+  the challenger's (a lower place is better, so a positive ``d`` is a gain).
 - **dominoes**: the challenger's side (partners seats 0 and 2, or seat 0 in
-  the two-player game) against the field, and the seats swapped; win rate
-  with ties as half, against the field's own rate on the same deals.
+  the two-player game) against the field, and the seats swapped; ``d`` is the
+  mean over both seatings of the side's score (win 1, tie 1/2, loss 0) minus
+  the field's on the same seats.
 
-Intervals are 95 % (Wilson for rates, normal for places). ms/move is the
-challenger's thinking time per move with more than one legal move (mean, p99).
+The hypotheses are stated before the first deal and printed first:
+H0 "mean d <= delta0" (default 0: no better) against H1 "mean d >= delta1"
+(default 0.10), with error rates alpha = beta = 0.05. After every deal a
+generalized SPRT (`shedkit.arena.sprt`, as fishtest's) updates its
+log-likelihood ratio; the run stops as soon as H0 or H1 is accepted, or at
+``--max-deals`` (inconclusive), and prints the decision, n, the mean of ``d``
+with its 95 % interval and the LLR. No decision is taken before
+``--min-deals``.
+
+Search levels play a fixed **playout budget without a clock**, so a result
+does not depend on the machine's load and every deal replays exactly:
+``hard`` plays its level's budget for the game, ``hard@320`` 320 playouts per
+move. ``--clock`` restores the levels' wall-clock caps (results then depend on
+the machine). ``expert``'s root parallelism splits a fixed budget over its
+processes with fixed seeds, so it is deterministic too. Deal ``i`` uses the
+seed ``seed * 100000 + i`` and the agent in seat ``s`` the seed
+``deal_seed * 16 + s``; deals are tested in order, so the decision is the
+same for any ``--workers`` (deals played ahead of the stop are dropped).
+
+With ``--results FILE`` (by convention under ``benchmarks/results/strength/``)
+the run is written as JSON lines: first the run (the exact command, game,
+options, seeds, agents and budgets, hypotheses, package version and build),
+then one line per deal (index, seed, each side's results, ``d``), last the
+decision. A later run with the same settings and file carries a stopped run
+on, or a finished inconclusive one with a higher ``--max-deals``.
+``--only-deals 17,42`` replays those deals and prints their lines, the same
+as the file's (the settings come from the file's first line when
+``--results`` names one, else from the command). ``strength_report.py``
+builds ``docs/benchmarks/strength.md`` from the files.
 
 Run: ``python benchmarks/strength_levels.py doudizhu --challenger hard
---field greedy --deals 2000 --workers 16``. With ``--results FILE`` every deal's
-result is appended to FILE as it finishes (one JSON line), and a later run with the
-same arguments and file plays only the deals still missing: a long measurement can
-be stopped and carried on, by another session or on another machine.
+--field greedy --role landlord --delta1 0.1 --max-deals 400 --seed 23
+--results benchmarks/results/strength/doudizhu-hard-greedy-landlord.jsonl``.
 """
 
 from __future__ import annotations
@@ -28,10 +58,14 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import platform
+import shlex
 import statistics
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
+from collections import deque
+from collections.abc import Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -39,29 +73,70 @@ from rich.progress import Progress
 
 import shedkit
 from shedkit.agents import make_agent
+from shedkit.agents.search import LEVELS
+from shedkit.agents.search.levels import make_level
+from shedkit.arena.sprt import SPRT, Hypotheses
+from shedkit.core.compiled import describe as describe_build
 
 Z95 = 1.959963984540054
+#: Deal ``i`` of a run with seed ``s`` uses the seed ``s * DEAL_STRIDE + i``.
+DEAL_STRIDE = 100_000
+ROLES = ("landlord", "peasants", "both")
+# The settings that decide every deal's result: a file is carried on only with equal ones.
+RUN_KEYS = ("game", "preset", "options", "challenger", "field", "role", "seed", "clock")
 
 
-def wilson(wins: float, n: int) -> tuple[float, float]:
-    """The 95 % Wilson score interval of ``wins`` out of ``n``."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = wins / n
-    d = 1 + Z95 * Z95 / n
-    c = (p + Z95 * Z95 / (2 * n)) / d
-    h = Z95 * math.sqrt(p * (1 - p) / n + Z95 * Z95 / (4 * n * n)) / d
-    return (c - h, c + h)
+def parse_agent(text: str) -> tuple[str, int | None]:
+    """``hard@320`` as ``("hard", 320)``; a name without ``@`` has no budget of its own."""
+    name, at, budget = text.partition("@")
+    if not at:
+        return name, None
+    if name not in LEVELS or not LEVELS[name].playouts:
+        raise ValueError(f"{name!r} is not a search level: only those take a playout budget")
+    if not budget.isdigit() or int(budget) < 1:
+        raise ValueError(f"the playout budget in {text!r} must be a positive whole number")
+    return name, int(budget)
 
 
-def mean_ci(xs: list[float]) -> tuple[float, float, float]:
-    """Mean and its 95 % normal interval."""
-    m = statistics.fmean(xs)
-    h = Z95 * statistics.stdev(xs) / math.sqrt(len(xs)) if len(xs) > 1 else math.inf
-    return m, m - h, m + h
+def build_agent(text: str, game: Any, seed: int, clock: bool) -> Any:
+    """The agent ``text`` names (a level, ``level@playouts`` or any registered agent)."""
+    name, budget = parse_agent(text)
+    spec = LEVELS.get(name)
+    if spec is not None and spec.playouts:
+        return make_level(name, game, seed, budget_only=not clock, playouts=budget)
+    return make_agent(name, game, seed)
 
 
-def _play(game: Any, state: Any, agents: list[Any], timed: set[int], times: list[float]) -> Any:
+def describe_agent(text: str, game_name: str, clock: bool) -> dict[str, Any]:
+    """What an agent plays with: a search level's playouts per move, clock and processes."""
+    name, budget = parse_agent(text)
+    spec = LEVELS.get(name)
+    if spec is None or not spec.playouts:
+        return {"agent": text}
+    return {
+        "agent": text,
+        "level": name,
+        "playouts": budget if budget is not None else dict(spec.playouts).get(game_name),
+        "seconds": spec.seconds if clock else None,
+        "workers": spec.workers,
+    }
+
+
+def groups(run: dict[str, Any]) -> list[str]:
+    """The results of a deal that make up ``d`` (a role, a place, a seating)."""
+    if run["game"] == "doudizhu":
+        return ["landlord", "peasants"] if run["role"] == "both" else [run["role"]]
+    return ["place"] if run["game"] == "president" else ["side0", "side1"]
+
+
+def score_range(run: dict[str, Any], players: int) -> tuple[float, float]:
+    """The lowest and highest ``d`` a deal can give."""
+    if run["game"] == "president":
+        return (-(players - 1.0), players - 1.0)
+    return (-1.0, 1.0)
+
+
+def _play(state: Any, agents: list[Any], timed: set[int], times: list[float]) -> Any:
     while not state.is_over:
         seat = state.current_player
         view = state.view(seat)
@@ -72,137 +147,332 @@ def _play(game: Any, state: Any, agents: list[Any], timed: set[int], times: list
         else:
             move = agents[seat].act(view)
         state.apply(move)
+    for agent in agents:
+        close = getattr(agent, "close", None)
+        if close is not None:
+            close()  # expert's worker processes
     return state
 
 
-def _agents(game: Any, names: list[str], seed: int) -> list[Any]:
-    return [make_agent(name, game, seed * 16 + s) for s, name in enumerate(names)]
+def _agents(game: Any, names: list[str], seed: int, clock: bool) -> list[Any]:
+    return [build_agent(name, game, seed * 16 + s, clock) for s, name in enumerate(names)]
 
 
-def play_deal(job: tuple[str, str, dict[str, Any], str, str, int]) -> dict[str, Any]:
-    """Play one deal both ways; the challenger's and the baseline's results and times."""
-    name, preset, options, challenger, field, deal = job
-    game = shedkit.make(name, preset=preset, **options)
+def play_deal(job: tuple[dict[str, Any], int]) -> tuple[dict[str, Any], list[float]]:
+    """Play deal ``index`` of ``run`` both ways: its JSON line and the challenger's move times."""
+    run, index = job
+    name, challenger, field, clock = run["game"], run["challenger"], run["field"], run["clock"]
+    game = shedkit.make(name, preset=run["preset"], **run["options"])
     n = game.num_players
+    deal = run["seed"] * DEAL_STRIDE + index
     times: list[float] = []
-    out: dict[str, Any] = {"times": times}
-    if name == "doudizhu":
-        landlord = deal % n
-        peasants = {s for s in range(n) if s != landlord}
-        for role, seats in (("landlord", {landlord}), ("peasants", peasants)):
-            for who in ("challenger", "baseline"):
-                pick = challenger if who == "challenger" else field
-                names = [pick if s in seats else field for s in range(n)]
-                state = game.new_deal(seed=deal, landlord=landlord, bid=1)
-                timed = seats if who == "challenger" else set()
-                end = _play(game, state, _agents(game, names, deal), timed, times)
-                won = (end.returns()[landlord] > 0) == (role == "landlord")
-                out[f"{role}/{who}"] = 1.0 if won else 0.0
-    elif name == "president":
-        seat = deal % n
+    line: dict[str, Any] = {"type": "deal", "deal": index, "seed": deal}
+    for group in groups(run):
         for who in ("challenger", "baseline"):
-            names = [challenger if (s == seat and who == "challenger") else field for s in range(n)]
-            state = game.new_deal(seed=deal)
-            timed = {seat} if who == "challenger" else set()
-            end = _play(game, state, _agents(game, names, deal), timed, times)
-            out[f"place/{who}"] = float(end.finished.index(seat) + 1)
-    elif name == "dominoes":
-        side_of = game.side_of
-        for swap in (0, 1):
-            ours = {s for s in range(n) if side_of[s] == swap}
-            for who in ("challenger", "baseline"):
-                pick = challenger if who == "challenger" else field
-                names = [pick if s in ours else field for s in range(n)]
+            pick = challenger if who == "challenger" else field
+            if name == "doudizhu":
+                landlord = deal % n
+                seats = {landlord} if group == "landlord" else set(range(n)) - {landlord}
+                state = game.new_deal(seed=deal, landlord=landlord, bid=1)
+            elif name == "president":
+                seats = {deal % n}
                 state = game.new_deal(seed=deal)
-                timed = ours if who == "challenger" else set()
-                end = _play(game, state, _agents(game, names, deal), timed, times)
+            else:
+                seats = {s for s in range(n) if game.side_of[s] == int(group[-1])}
+                state = game.new_deal(seed=deal)
+            names = [pick if s in seats else field for s in range(n)]
+            timed = seats if who == "challenger" else set()
+            end = _play(state, _agents(game, names, deal, clock), timed, times)
+            if name == "doudizhu":
+                result = float((end.returns()[landlord] > 0) == (group == "landlord"))
+            elif name == "president":
+                result = float(end.finished.index(min(seats)) + 1)
+            else:
                 r = end.returns()
-                me = min(ours)
-                best_other = max(r[s] for s in range(n) if s not in ours)
-                score = 1.0 if r[me] > best_other else 0.5 if r[me] == best_other else 0.0
-                out[f"side{swap}/{who}"] = score
-    else:
-        raise ValueError(f"unknown game {name!r}")
-    return out
+                me = min(seats)
+                other = max(r[s] for s in range(n) if s not in seats)
+                result = 1.0 if r[me] > other else 0.5 if r[me] == other else 0.0
+            line[f"{group}/{who}"] = result
+    sign = -1.0 if name == "president" else 1.0
+    diffs = [sign * (line[f"{g}/challenger"] - line[f"{g}/baseline"]) for g in groups(run)]
+    line["d"] = round(statistics.fmean(diffs), 6)
+    return line, times
 
 
-def _load(path: Path | None, run: dict[str, Any]) -> dict[int, dict[str, Any]]:
-    """The results already in ``path`` for the same run (other runs' lines are ignored)."""
-    if path is None or not path.exists():
-        return {}
-    done: dict[int, dict[str, Any]] = {}
-    for line in path.read_text().splitlines():
+def _deals(
+    run: dict[str, Any], max_deals: int, done: dict[int, dict[str, Any]], workers: int
+) -> Iterator[tuple[dict[str, Any], list[float], bool]]:
+    """Every deal's line in order (stored ones first-hand), with its times and whether new."""
+    if workers == 1:
+        for i in range(max_deals):
+            if i in done:
+                yield done[i], [], False
+            else:
+                yield (*play_deal((run, i)), True)
+        return
+    pool = ProcessPoolExecutor(workers)
+    pending: deque[tuple[int, Future[tuple[dict[str, Any], list[float]]]]] = deque()
+    ahead = 0
+    try:
+        for i in range(max_deals):
+            # A short window ahead: a stop wastes at most a few deals.
+            while ahead < max_deals and len(pending) < 2 * workers:
+                if ahead not in done:
+                    pending.append((ahead, pool.submit(play_deal, (run, ahead))))
+                ahead += 1
+            if i in done:
+                yield done[i], [], False
+            else:
+                j, future = pending.popleft()
+                assert j == i
+                yield (*future.result(), True)
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def read_results(path: Path) -> tuple[dict[str, Any] | None, dict[int, dict[str, Any]], list[str]]:
+    """A results file's first line, its deals by index and its whole lines (cut lines dropped)."""
+    header: dict[str, Any] | None = None
+    deals: dict[int, dict[str, Any]] = {}
+    lines: list[str] = []
+    for text in path.read_text().splitlines():
         try:
-            entry = json.loads(line)
+            entry = json.loads(text)
         except json.JSONDecodeError:
             continue  # a line cut short when a run was stopped
-        if entry.get("run") == run:
-            done[int(entry["deal"])] = entry["result"]
-    return done
+        lines.append(text)
+        if entry.get("type") == "run" and header is None:
+            header = entry
+        elif entry.get("type") == "deal":
+            deals[int(entry["deal"])] = entry
+    return header, deals, lines
+
+
+def _same_run(old: dict[str, Any], new: dict[str, Any]) -> bool:
+    keys = ("run", "agents", "hypotheses", "min_deals", "range")
+    return all(old.get(k) == new.get(k) for k in keys)
+
+
+def _arguments() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    p.add_argument("game", nargs="?", choices=["doudizhu", "president", "dominoes"])
+    p.add_argument("--preset", default="standard")
+    p.add_argument("--players", type=int, default=None)
+    p.add_argument("--challenger", default="hard", help="an agent, a level or LEVEL@PLAYOUTS")
+    p.add_argument("--field", default="greedy", help="the baseline and the other seats")
+    p.add_argument("--role", choices=ROLES, default="both", help="Dou Di Zhu's measured role")
+    p.add_argument("--delta0", type=float, default=0.0, help="H0: mean d <= delta0")
+    p.add_argument("--delta1", type=float, default=0.1, help="H1: mean d >= delta1")
+    p.add_argument("--alpha", type=float, default=0.05, help="the chance to accept H1 under H0")
+    p.add_argument("--beta", type=float, default=0.05, help="the chance to accept H0 under H1")
+    p.add_argument("--max-deals", type=int, default=2000, help="the cap: inconclusive there")
+    p.add_argument("--min-deals", type=int, default=16, help="no decision before this many")
+    p.add_argument("--seed", type=int, default=1, help="deal i uses seed*100000+i")
+    p.add_argument("--clock", action="store_true", help="keep the levels' wall-clock caps")
+    p.add_argument("--workers", type=int, default=1)
+    p.add_argument("--results", type=Path, default=None, help="the run's JSON lines file")
+    p.add_argument("--note", default="", help="a sentence kept in the file's first line")
+    p.add_argument(
+        "--only-deals", default=None, help="replay these deal indices (17,42); print their lines"
+    )
+    return p
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Parse the arguments, play the deals over ``--workers`` processes, print the table."""
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    p.add_argument("game", choices=["doudizhu", "president", "dominoes"])
-    p.add_argument("--preset", default="standard")
-    p.add_argument("--players", type=int, default=None)
-    p.add_argument("--challenger", default="hard")
-    p.add_argument("--field", default="greedy")
-    p.add_argument("--deals", type=int, default=200)
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--workers", type=int, default=1)
-    p.add_argument("--results", type=Path, default=None, help="append each deal's result here")
-    args = p.parse_args(argv)
-    if args.deals < 2 or args.workers < 1:
-        p.error("--deals must be at least 2 and --workers at least 1")
-    options = {} if args.players is None else {"players": args.players}
-    jobs = [
-        (args.game, args.preset, options, args.challenger, args.field, args.seed * 100_000 + d)
-        for d in range(args.deals)
-    ]
+    """Parse the arguments and run the test (or replay ``--only-deals``)."""
+    args_list = sys.argv[1:] if argv is None else list(argv)
+    p = _arguments()
+    args = p.parse_args(args_list)
+    if args.only_deals is not None:
+        return _replay(p, args)
+    if args.game is None:
+        p.error("the game is required (doudizhu, president or dominoes)")
+    if args.max_deals < 1 or args.workers < 1 or args.min_deals < 1:
+        p.error("--max-deals, --min-deals and --workers must be at least 1")
+    run = _run_settings(p, args)
+    game = shedkit.make(run["game"], preset=run["preset"], **run["options"])
+    try:
+        hyp = Hypotheses(args.delta0, args.delta1, args.alpha, args.beta)
+        low, high = score_range(run, game.num_players)
+        SPRT(hyp, low=low, high=high)
+    except ValueError as e:
+        p.error(str(e))
+    command = shlex.join(["python", "benchmarks/strength_levels.py", *args_list])
+    header = {
+        "type": "run",
+        "command": command,
+        "run": run,
+        "deal_seeds": (
+            f"deal i: seed {run['seed']} * {DEAL_STRIDE} + i; "
+            "the agent in seat s: deal_seed * 16 + s"
+        ),
+        "agents": {
+            "challenger": describe_agent(run["challenger"], run["game"], run["clock"]),
+            "field": describe_agent(run["field"], run["game"], run["clock"]),
+        },
+        "score": _score_text(run),
+        "hypotheses": hyp.as_dict(),
+        "min_deals": args.min_deals,
+        "range": [low, high],
+        "version": shedkit.__version__,
+        "build": describe_build(),
+        "python": platform.python_version(),
+        "note": args.note,
+    }
+    _print_hypotheses(header, args.max_deals)
+    done: dict[int, dict[str, Any]] = {}
+    last_decision = None
+    if args.results is not None and args.results.exists():
+        old, done, lines = read_results(args.results)
+        if old is None or not _same_run(old, header):
+            p.error(f"{args.results} holds another run; name a new file")
+        decisions = [ln for ln in lines if json.loads(ln).get("type") == "decision"]
+        last_decision = decisions[-1] if decisions else None
+        # Rewrite without a line cut short, so that new lines start on a line of their own.
+        args.results.write_text("".join(ln + "\n" for ln in lines))
+        print(f"carrying on {args.results}: {len(done)} deals stored")
+    elif args.results is not None:
+        args.results.parent.mkdir(parents=True, exist_ok=True)
+        args.results.write_text(json.dumps(header) + "\n")
+    test = SPRT(hyp, low=low, high=high, min_n=args.min_deals)
+    lines_seen: list[dict[str, Any]] = []
+    times: list[float] = []
     start = time.perf_counter()
-    # The deals of a run are numbered from the seed: a longer run reuses a shorter one's.
-    run = {k: v for k, v in vars(args).items() if k not in ("workers", "results", "deals")}
-    done = _load(args.results, run)
-    todo = [j for j in jobs if j[-1] not in done]
     with Progress(transient=True) as progress:
-        task = progress.add_task(f"{args.game}: deals", total=len(jobs), completed=len(done))
-        with ProcessPoolExecutor(args.workers) as pool:
-            for job, result in zip(todo, pool.map(play_deal, todo, chunksize=1), strict=True):
-                done[job[-1]] = result
-                if args.results:
-                    with open(args.results, "a") as f:
-                        f.write(json.dumps({"run": run, "deal": job[-1], "result": result}) + "\n")
-                progress.advance(task)
-    results = [done[j[-1]] for j in jobs]
-    keys = sorted({k for r in results for k in r if k != "times"})
+        task = progress.add_task(f"{run['game']}: deals", total=args.max_deals)
+        for line, t, new in _deals(run, args.max_deals, done, args.workers):
+            if new and args.results is not None:
+                with open(args.results, "a") as f:
+                    f.write(json.dumps(line) + "\n")
+            lines_seen.append(line)
+            times.extend(t)
+            decided = test.add(line["d"])
+            progress.update(task, advance=1, description=f"n={test.n} LLR={test.llr():+.2f}")
+            if decided is not None:
+                break
+    summary = {"type": "decision", **test.summary(), "max_deals": args.max_deals}
+    summary["command"] = command
+    text = json.dumps(summary)
+    if args.results is not None and text != last_decision:
+        with open(args.results, "a") as f:
+            f.write(text + "\n")
+    _print_summary(run, summary, lines_seen, times, time.perf_counter() - start)
+    return 0
+
+
+def _run_settings(p: argparse.ArgumentParser, args: argparse.Namespace) -> dict[str, Any]:
+    options = {} if args.players is None else {"players": args.players}
+    if args.game != "doudizhu" and args.role != "both":
+        p.error("--role is for Dou Di Zhu only")
+    try:
+        for text in (args.challenger, args.field):
+            parse_agent(text)
+    except ValueError as e:
+        p.error(str(e))
+    run = {
+        "game": args.game,
+        "preset": args.preset,
+        "options": options,
+        "challenger": args.challenger,
+        "field": args.field,
+        "role": args.role,
+        "seed": args.seed,
+        "clock": args.clock,
+    }
+    assert tuple(run) == RUN_KEYS
+    return run
+
+
+def _replay(p: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    """Print the lines of the ``--only-deals`` deals, from the file's settings or the command's."""
+    try:
+        wanted = [int(x) for x in args.only_deals.split(",") if x.strip()]
+    except ValueError:
+        p.error(f"--only-deals takes deal indices such as 17,42, not {args.only_deals!r}")
+    if args.results is not None and args.results.exists():
+        header, _, _ = read_results(args.results)
+        if header is None:
+            p.error(f"{args.results} has no first line with the run's settings")
+        run = header["run"]
+    elif args.game is None:
+        p.error("name the game, or a results file with --results")
+    else:
+        run = _run_settings(p, args)
+    for i in wanted:
+        line, _ = play_deal((run, i))
+        print(json.dumps(line))
+    return 0
+
+
+def _score_text(run: dict[str, Any]) -> str:
+    if run["game"] == "president":
+        return "baseline's place minus the challenger's place (positive: challenger better)"
+    what = {"doudizhu": "win (1 or 0)", "dominoes": "score (win 1, tie 1/2, loss 0)"}
+    mean = " averaged over " + " and ".join(groups(run)) if len(groups(run)) > 1 else ""
+    return f"challenger's {what[run['game']]} minus the baseline's on the same deal{mean}"
+
+
+def _print_hypotheses(header: dict[str, Any], max_deals: int) -> None:
+    run, h, agents = header["run"], header["hypotheses"], header["agents"]
+
+    def agent(a: dict[str, Any]) -> str:
+        if "playouts" not in a:
+            return str(a["agent"])
+        clock = f"{a['seconds']} s cap" if a["seconds"] is not None else "no clock"
+        return f"{a['agent']} ({a['playouts']} playouts/move, {clock}, {a['workers']} proc)"
+
+    role = f", role {run['role']}" if run["game"] == "doudizhu" else ""
     print(
-        f"{args.game} preset={args.preset} {options} challenger={args.challenger} "
-        f"field={args.field} deals={args.deals} seed={args.seed}"
+        f"{run['game']} preset={run['preset']} {run['options']}: challenger "
+        f"{agent(agents['challenger'])} vs baseline {agent(agents['field'])}{role}"
     )
-    for key in keys:
-        xs = [r[key] for r in results]
-        if key.startswith("place"):
-            m, lo, hi = mean_ci(xs)
-            print(f"  {key:22} mean place {m:.3f} [{lo:.3f}, {hi:.3f}]  n={len(xs)}")
-        else:
-            lo, hi = wilson(sum(xs), len(xs))
-            print(f"  {key:22} WP {sum(xs) / len(xs):.3f} [{lo:.3f}, {hi:.3f}]  n={len(xs)}")
-    groups = sorted({k.split("/")[0] for k in keys})
-    for g in groups:
-        diff = [r[f"{g}/challenger"] - r[f"{g}/baseline"] for r in results]
-        m, lo, hi = mean_ci(diff)
-        print(f"  {g:22} challenger - baseline {m:+.3f} [{lo:+.3f}, {hi:+.3f}] (paired)")
-    times = sorted(t for r in results for t in r["times"])
+    print(f"  d = {header['score']}")
+    print(
+        f"  H0: {h['H0']}   H1: {h['H1']}   alpha={h['alpha']} beta={h['beta']}   "
+        f"LLR bounds [{h['bounds'][0]:.3f}, {h['bounds'][1]:.3f}]"
+    )
+    print(
+        f"  deals: {header['deal_seeds']}; at most {max_deals}, "
+        f"no decision before {header['min_deals']}"
+    )
+    sys.stdout.flush()
+
+
+def _print_summary(
+    run: dict[str, Any],
+    summary: dict[str, Any],
+    lines: list[dict[str, Any]],
+    times: list[float],
+    wall: float,
+) -> None:
+    decision = summary["decision"]
+    said = {
+        "H1": "H1 accepted: the challenger is better",
+        "H0": "H0 accepted: the challenger is not better",
+        "inconclusive": f"inconclusive at the cap of {summary['max_deals']} deals",
+    }[decision]
+    ci = summary["ci"]
+    interval = "" if ci is None else f" [{ci[0]:+.3f}, {ci[1]:+.3f}]"
+    print(f"  decision: {said}")
+    print(
+        f"  n={summary['n']}  mean d={summary['mean']:+.3f}{interval} (95 %, not corrected "
+        f"for the stop)  LLR={summary['llr']:+.3f} bounds {summary['bounds']}"
+    )
+    for g in groups(run):
+        for who in ("challenger", "baseline"):
+            xs = [ln[f"{g}/{who}"] for ln in lines]
+            m = statistics.fmean(xs)
+            h = Z95 * statistics.stdev(xs) / math.sqrt(len(xs)) if len(xs) > 1 else math.inf
+            what = "mean place" if g == "place" else "WP"
+            print(f"  {g + '/' + who:22} {what} {m:.3f} [{m - h:.3f}, {m + h:.3f}]")
     if times:
+        times.sort()
         p99 = times[min(len(times) - 1, int(0.99 * len(times)))]
         print(
             f"  ms/move mean {1000 * statistics.fmean(times):.1f} p99 {1000 * p99:.1f} "
             f"({len(times)} moves)"
         )
-    print(f"  wall {time.perf_counter() - start:.0f} s")
-    return 0
+    print(f"  wall {wall:.0f} s")
 
 
 if __name__ == "__main__":

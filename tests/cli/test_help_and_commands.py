@@ -267,3 +267,27 @@ def test_a_wrong_value_names_the_nearest_one(argv: list[str], meant: str) -> Non
     done = shedkit(*argv)
     assert done.returncode == 2
     assert meant in done.stderr and len(done.stderr.splitlines()) == 1
+
+
+def test_serve_help_shows_the_hosting_defaults() -> None:
+    done = shedkit("serve", "--help")
+    assert done.returncode == 0
+    flat = " ".join(done.stdout.split())
+    for shown in (
+        "--host HOST address to listen on (default: 127.0.0.1)",
+        "--port PORT port (default: 8000)",
+        "before moving (default: 0.6)",
+        "plays for it (default: 20.0)",
+        "tables this server hosts at most (default: 1000)",
+    ):
+        assert shown in flat, shown
+
+
+def test_rules_piped_are_plain_text_and_help_lists_each_command_once() -> None:
+    done = shedkit("rules", "president")
+    assert done.returncode == 0
+    assert "\nPRE-16 · " in done.stdout
+    assert not re.search(r"^#+ |\*\*|`|\{#|\x1b", done.stdout, re.M)
+    top = shedkit("--help").stdout
+    for command in ("rules", "play", "replay", "serve", "arena", "bot"):
+        assert len(re.findall(rf"^    {command} ", top, re.M)) == 1, command

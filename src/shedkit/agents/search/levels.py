@@ -25,7 +25,8 @@ class Level:
     ``playouts`` maps a game's name to its playouts per move: the playout
     rates differ (greedy rollouts of Dou Di Zhu are the slowest), so each
     game gets the budget that fits ``seconds`` on one core; ``seconds`` also
-    stops the search on a slower machine.
+    stops the search on a slower machine, except for measurements, which
+    build the level with ``budget_only`` (`make_level`).
     """
 
     name: str
@@ -53,15 +54,30 @@ LEVELS: dict[str, Level] = {
 }
 
 
-def make_level(level: str, game: Any, seed: int = 0) -> Any:
-    """Build the agent of ``level`` for ``game``."""
+def make_level(
+    level: str,
+    game: Any,
+    seed: int = 0,
+    *,
+    budget_only: bool = False,
+    playouts: int | None = None,
+) -> Any:
+    """Build the agent of ``level`` for ``game``.
+
+    ``budget_only`` drops the level's clock, so that a search level plays
+    exactly its playout budget whatever the machine's load and a seed gives
+    the same moves every time (how strength is measured). ``playouts``
+    replaces the level's budget for ``game``.
+    """
     spec = LEVELS.get(level)
     if spec is None:
         raise ValueError(f"unknown level {level!r}; valid levels: {', '.join(LEVELS)}")
     if not spec.playouts:
+        if playouts is not None:
+            raise ValueError(f"level {level!r} does not search: it takes no playout budget")
         greedy = make_agent("greedy", game, seed)
         return EpsilonGreedy(greedy, spec.epsilon, seed, spec.name)
-    budget = dict(spec.playouts).get(game.name)
+    budget = dict(spec.playouts).get(game.name) if playouts is None else playouts
     if budget is None:
         raise ValueError(f"level {level!r} has no search budget for {game.name}")
     return SearchAgent(
@@ -69,7 +85,7 @@ def make_level(level: str, game: Any, seed: int = 0) -> Any:
         knowledge_for(game),
         seed,
         playouts=budget,
-        seconds=spec.seconds,
+        seconds=None if budget_only else spec.seconds,
         workers=spec.workers,
         name=spec.name,
     )

@@ -1,0 +1,48 @@
+"""Levels on a playout budget without a clock: how strength is measured."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import shedkit
+from shedkit.agents import make_agent
+from shedkit.agents.search import SearchAgent
+from shedkit.agents.search.levels import make_level
+
+
+def _view(game: Any, seed: int) -> Any:
+    state = game.new_deal(seed=seed, landlord=0)
+    greedy = make_agent("greedy", game)
+    while len(state.view(state.current_player).legal_moves) < 2:
+        state.apply(greedy.act(state.view(state.current_player)))
+    return state.view(state.current_player)
+
+
+def test_budget_only_drops_the_clock_and_takes_a_budget() -> None:
+    game = shedkit.make("doudizhu")
+    assert make_level("hard", game, 1).seconds == 1.0
+    agent = make_level("hard", game, 1, budget_only=True, playouts=12)
+    assert isinstance(agent, SearchAgent)
+    assert (agent.seconds, agent.playouts) == (None, 12)
+
+
+def test_expert_over_processes_plays_the_same_moves_for_a_seed() -> None:
+    game = shedkit.make("doudizhu")
+    view = _view(game, 4)
+    moves = []
+    for _ in range(2):
+        agent = make_level("expert", game, 7, budget_only=True, playouts=16)
+        assert agent.workers == 2
+        moves.append([agent.act(view) for _ in range(3)])
+        agent.close()
+    assert moves[0] == moves[1]
+
+
+def test_a_level_without_search_takes_no_budget() -> None:
+    game = shedkit.make("president")
+    try:
+        make_level("medium", game, 1, playouts=10)
+    except ValueError as e:
+        assert "does not search" in str(e)
+    else:
+        raise AssertionError("medium took a playout budget")

@@ -1,0 +1,140 @@
+"""The strength test's script: its results file, carrying a run on, replays and the docs page."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+import shedkit
+
+BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
+
+
+def load(name: str) -> ModuleType:
+    """A script of ``benchmarks/`` as a module."""
+    spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def levels() -> ModuleType:
+    return load("strength_levels")
+
+
+@pytest.fixture(scope="module")
+def report() -> ModuleType:
+    return load("strength_report")
+
+
+# Tiny budgets keep a deal well under a second.
+TINY = ["doudizhu", "--challenger", "hard@4", "--field", "greedy", "--role", "landlord"]
+
+
+def lines(path: Path) -> list[dict[str, object]]:
+    return [json.loads(x) for x in path.read_text().splitlines()]
+
+
+def test_the_file_holds_the_run_each_deal_and_the_decision(
+    levels: ModuleType, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "run.jsonl"
+    assert levels.main([*TINY, "--max-deals", "3", "--seed", "5", "--results", str(out)]) == 0
+    printed = capsys.readouterr().out
+    # The hypotheses come first, before any deal is played.
+    assert printed.splitlines()[2].startswith("  H0: mean d <= 0   H1: mean d >= 0.1")
+    first, *deals, last = lines(out)
+    assert first["type"] == "run"
+    assert str(first["command"]).startswith("python benchmarks/strength_levels.py doudizhu")
+    assert first["agents"] == {
+        "challenger": {
+            "agent": "hard@4",
+            "level": "hard",
+            "playouts": 4,
+            "seconds": None,
+            "workers": 1,
+        },
+        "field": {"agent": "greedy"},
+    }
+    assert first["hypotheses"]["alpha"] == first["hypotheses"]["beta"] == 0.05  # type: ignore[index]
+    assert first["version"] == shedkit.__version__ and first["build"]
+    assert [d["deal"] for d in deals] == [0, 1, 2]
+    assert [d["seed"] for d in deals] == [500_000, 500_001, 500_002]
+    for d in deals:
+        assert d["d"] == d["landlord/challenger"] - d["landlord/baseline"]  # type: ignore[operator]
+    assert last["type"] == "decision" and last["decision"] == "inconclusive" and last["n"] == 3
+
+
+def test_only_deals_prints_the_stored_lines(
+    levels: ModuleType, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "run.jsonl"
+    levels.main([*TINY, "--max-deals", "3", "--seed", "5", "--results", str(out)])
+    stored = out.read_text().splitlines()
+    capsys.readouterr()
+    levels.main(["--only-deals", "2,0", "--results", str(out)])
+    assert capsys.readouterr().out.splitlines() == [stored[3], stored[1]]
+    # From the command alone, without the file: the same line.
+    levels.main([*TINY, "--seed", "5", "--only-deals", "1"])
+    assert capsys.readouterr().out.splitlines() == [stored[2]]
+
+
+def test_a_stopped_run_is_carried_on(levels: ModuleType, tmp_path: Path) -> None:
+    whole, split = tmp_path / "whole.jsonl", tmp_path / "split.jsonl"
+    levels.main([*TINY, "--max-deals", "3", "--seed", "6", "--results", str(whole)])
+    levels.main([*TINY, "--max-deals", "2", "--seed", "6", "--results", str(split)])
+    with open(split, "a") as f:
+        f.write('{"type": "deal", "deal": 2, "se')  # a line cut short by a stop
+    levels.main([*TINY, "--max-deals", "3", "--seed", "6", "--results", str(split)])
+    deals = [x for x in lines(split) if x["type"] == "deal"]
+    assert deals == [x for x in lines(whole) if x["type"] == "deal"]
+    assert [x["n"] for x in lines(split) if x["type"] == "decision"] == [2, 3]
+    with pytest.raises(SystemExit):  # another run in the same file
+        levels.main([*TINY, "--max-deals", "3", "--seed", "7", "--results", str(split)])
+
+
+def test_president_counts_a_lower_place_as_a_gain(levels: ModuleType) -> None:
+    run = {
+        "game": "president",
+        "preset": "standard",
+        "options": {},
+        "challenger": "hard@4",
+        "field": "random",
+        "role": "both",
+        "seed": 3,
+        "clock": False,
+    }
+    for i in range(3):
+        line, _ = levels.play_deal((run, i))
+        assert line["d"] == line["place/baseline"] - line["place/challenger"]
+
+
+def test_a_budget_is_only_for_search_levels(levels: ModuleType) -> None:
+    assert levels.parse_agent("expert@100") == ("expert", 100)
+    for bad in ("greedy@10", "hard@0", "hard@x"):
+        with pytest.raises(ValueError):
+            levels.parse_agent(bad)
+
+
+def test_the_report_lists_a_run(levels: ModuleType, report: ModuleType, tmp_path: Path) -> None:
+    folder = tmp_path / "results"
+    levels.main([*TINY, "--max-deals", "3", "--seed", "5", "--results", str(folder / "a.jsonl")])
+    page = tmp_path / "page.md"
+    page.write_text(f"# Page\n\n{report.BEGIN}\nold\n{report.END}\n\nafter\n")
+    text = report.build(folder, page)
+    assert "old" not in text and text.endswith(f"{report.END}\n\nafter\n")
+    assert "| inconclusive at 3 | 3 |" in text
+    assert "`hard` (4 playouts/move, no clock)" in text
+
+
+def test_the_docs_page_is_up_to_date_with_the_results(report: ModuleType) -> None:
+    """Run ``python benchmarks/strength_report.py`` when this fails."""
+    assert report.build() == report.PAGE.read_text()
