@@ -584,14 +584,20 @@ class State:
         """What ``seat`` may know (PRE-05 leftover is public, the tax's cards are not)."""
         n = self.num_players
         seat = view_seat_arg(seat, n)
+        # The tax's gives all come before the first play (PRE-20): only that prefix
+        # is looked at, the plays are copied as they are.
+        full = self.history
+        gives = 0
+        while gives < len(full) and full[gives][1].kind == "give":
+            gives += 1
         history: list[tuple[int, Move, tuple[int, ...]]] = []
-        for who, move, cards in self.history:
-            if move.kind == "give":
-                giver, receiver = who, self._receiver_of(who)
-                if seat not in (giver, receiver):
-                    history.append((who, HIDDEN_GIVE, ()))
-                    continue
+        for who, move, cards in full[:gives]:
+            giver, receiver = who, self._receiver_of(who)
+            if seat not in (giver, receiver):
+                history.append((who, HIDDEN_GIVE, ()))
+                continue
             history.append((who, move, cards))
+        history += full[gives:]
         received: list[int] = []
         lost: list[int] = []
         for (giver, loser, _), drawn in zip(self.exchanges, self.tax_draws, strict=True):

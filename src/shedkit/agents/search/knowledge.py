@@ -80,7 +80,8 @@ class DominoesKnowledge(GreedyRollouts):
         """Alpha-beta value once the boneyard is empty and few tiles are left in hands."""
         if state.boneyard_left or state.is_over:
             return None
-        if sum(len(state.hand(s)) for s in range(state.num_players)) > self.endgame_tiles:
+        # Tiles in hands, counted on the bit masks: this runs at every rollout step.
+        if sum(h.bit_count() for h in state.hands) > self.endgame_tiles:
             return None
         return self._alphabeta(state, seat, -math.inf, math.inf)
 

@@ -1,0 +1,113 @@
+"""The search's choices pinned on seeded views: a speed-up must not change a single playout.
+
+Each case is a decision of a seeded deal played by greedy with random moves;
+the search's statistics (visits, reward sums, square sums) are pinned by a
+digest and the ``hard`` level's move on a playout budget by its text. The
+search is deterministic for a seed, so any change to these values means a
+change to what the bots play. Run this file as a script to print the table
+(only after a change that is meant to alter the search).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from typing import Any
+
+import pytest
+
+import shedkit
+from shedkit.agents import make_agent
+from shedkit.agents.search.engine import run_playouts
+from shedkit.agents.search.knowledge import knowledge_for
+from shedkit.agents.search.levels import make_level
+
+# Playouts per decision: enough for UCB1 to revisit moves, small enough to stay fast.
+BUDGET = {"doudizhu": 48, "president": 64, "dominoes": 96}
+
+CASES = (
+    ("doudizhu", "standard", 1),
+    ("doudizhu", "standard", 2),
+    ("doudizhu", "four-player", 1),
+    ("president", "standard", 1),
+    ("president", "all-options", 2),
+    ("dominoes", "standard", 1),
+    ("dominoes", "two-player", 2),
+    ("dominoes", "all-fives", 3),
+)
+
+# (game, preset, deal seed, decision index): history length, digest of the statistics, move.
+PINNED: dict[tuple[str, str, int, int], tuple[int, str, str]] = {
+    ("doudizhu", "standard", 1, 0): (19, "03b7ba4393939563", "R"),
+    ("doudizhu", "standard", 1, 1): (27, "9210b97355b253d5", "9"),
+    ("doudizhu", "standard", 1, 2): (29, "d2731a532938a9fe", "9"),
+    ("doudizhu", "standard", 2, 0): (0, "a8aa5b78abe88d66", "pass"),
+    ("doudizhu", "standard", 2, 1): (1, "e6a9aff0408d5ee2", "bid1"),
+    ("doudizhu", "standard", 2, 2): (2, "62f0e29cafcfc500", "bid3"),
+    ("doudizhu", "four-player", 1, 0): (21, "ef94d5505f6b1bcc", "99TTJJ"),
+    ("doudizhu", "four-player", 1, 1): (37, "63d1a7593cdd313f", "pass"),
+    ("doudizhu", "four-player", 1, 2): (59, "19bf0c322068bde5", "A"),
+    ("president", "standard", 1, 0): (24, "6f4b56be56185157", "pass"),
+    ("president", "standard", 1, 1): (48, "3bee1191f457b645", "3s"),
+    ("president", "standard", 1, 2): (63, "7d6d9c8311e12c68", "5s"),
+    ("president", "all-options", 2, 0): (4, "299ba83deffe7c17", "5h"),
+    ("president", "all-options", 2, 1): (23, "89e405eb3bf2a1dd", "Jd Jc"),
+    ("president", "all-options", 2, 2): (67, "bae4c47d6460071a", "7s"),
+    ("dominoes", "standard", 1, 0): (5, "3411822e852a7fb7", "4-5@L"),
+    ("dominoes", "standard", 1, 1): (8, "81c2c291b18b74d8", "0-5@R"),
+    ("dominoes", "standard", 1, 2): (20, "17a62f5fe0b138fe", "0-1@L"),
+    ("dominoes", "two-player", 2, 0): (8, "e64fa25e60920d0d", "0-1@L"),
+    ("dominoes", "two-player", 2, 1): (19, "431876298d956fcf", "2-2@L"),
+    ("dominoes", "all-fives", 3, 0): (6, "604d8fb5ffcc55af", "4-4@L"),
+    ("dominoes", "all-fives", 3, 1): (16, "ea8cdc173c744211", "5-5@L"),
+    ("dominoes", "all-fives", 3, 2): (20, "0a12a2591b2d5ec5", "2-5@L"),
+}
+
+
+def decision_views(game: Any, seed: int, count: int) -> list[Any]:
+    """``count`` seeded decisions (views with two legal moves or more) of one deal."""
+    rng = random.Random(seed)
+    state = game.new_deal(seed=seed)
+    greedy = make_agent("greedy", game)
+    found = []
+    while not state.is_over:
+        view = state.view(state.current_player)
+        moves = view.legal_moves
+        if len(moves) > 1:
+            found.append(view)
+        move = moves[rng.randrange(len(moves))] if rng.random() < 0.3 else greedy.act(view)
+        state.apply(move)
+    picks = sorted({rng.randrange(len(found)) for _ in range(count)})
+    return [found[i] for i in picks]
+
+
+def digest(stats: Any) -> str:
+    """A short fingerprint of the search's statistics."""
+    return hashlib.sha256(repr(stats).encode()).hexdigest()[:16]
+
+
+def searched(name: str, preset: str, seed: int) -> list[tuple[int, str, str]]:
+    """History length, statistics digest and ``hard``'s move for each decision of a case."""
+    game = shedkit.make(name, preset=preset)
+    knowledge = knowledge_for(game)
+    budget = BUDGET[name]
+    out = []
+    for i, view in enumerate(decision_views(game, seed, 3)):
+        stats = run_playouts(game, knowledge, view, budget, seed=seed * 10 + i)
+        agent = make_level("hard", game, seed * 10 + i, budget_only=True, playouts=budget)
+        out.append((len(view.history), digest(stats), str(agent.act(view))))
+    return out
+
+
+@pytest.mark.parametrize(("name", "preset", "seed"), CASES)
+def test_search_statistics_and_moves_are_pinned(name: str, preset: str, seed: int) -> None:
+    """The same seeds and budgets give the very same playouts and moves as pinned."""
+    got = searched(name, preset, seed)
+    want = [v for k, v in sorted(PINNED.items()) if k[:3] == (name, preset, seed)]
+    assert got == want
+
+
+if __name__ == "__main__":
+    for case in CASES:
+        for i, row in enumerate(searched(*case)):
+            print(f"    {(*case, i)!r}: {row!r},")
