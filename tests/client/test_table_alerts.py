@@ -95,8 +95,11 @@ def open_table(
     table_id = state.pop("table_id")
     sockets: list[Any] = []
 
+    sent: list[Any] = []
+
     def feed(ws: Any) -> None:
-        ws.on_message(lambda message: None)
+        # What the page sends is noted (page.sent), never answered.
+        ws.on_message(lambda message: sent.append(json.loads(message)))
         sockets.append(ws)
         ws.send(json.dumps(state))
 
@@ -110,6 +113,7 @@ def open_table(
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.sent = sent
     page.route_web_socket(re.compile(r"/ws/"), feed)
     page.goto(live.url + f"/t/{table_id}")
     page.wait_for_selector(".seat .count")
@@ -214,6 +218,47 @@ def test_alerts_cannot_beat_clock_and_timeout(
     page.wait_for_selector(".toast")
     assert page.inner_text(".toast span") == text(lang, "table.timed_out")
     shoot(page, f"table-timed-out-{lang}")
+    assert not errors, errors
+    page.context.close()
+
+
+@pytest.mark.parametrize(("lang", "locale"), [("en", "en-GB"), ("zh", "zh-CN")])
+def test_cannot_beat_passes_for_you_only_when_asked(
+    browser: Any, live: LiveServer, president: dict[str, Any], lang: str, locale: str
+) -> None:
+    state = copy.deepcopy(president)
+    page, send, errors = open_table(browser, live, state, locale)
+    passes = [m for m in state["view"]["legal"] if m["kind"] == "pass"]
+    state["view"]["legal"] = passes
+
+    def moves() -> list[Any]:
+        return [m for m in page.sent if m.get("type") == "move"]
+
+    # Off, as it starts: 要不起 is shown and the turn waits for the player.
+    send()
+    page.wait_for_selector("#preview.cannot-beat")
+    page.wait_for_timeout(1500)
+    assert moves() == []
+    # Asked for in the header, the pass is sent for the player a moment later, once.
+    toggle = page.locator("#auto-pass")
+    assert toggle.inner_text() == text(lang, "table.auto_pass")
+    assert toggle.get_attribute("aria-pressed") == "false"
+    toggle.click()
+    assert toggle.get_attribute("aria-pressed") == "true"
+    page.wait_for_selector(".toast")
+    assert page.inner_text(".toast span") == text(lang, "table.auto_passed")
+    sent = moves()
+    assert [m["move"] for m in sent] == [passes[0]["m"]]
+    assert sent[0]["state_id"] == state["state_id"]
+    shoot(page, f"table-auto-pass-{lang}")
+    page.wait_for_timeout(1500)
+    assert len(moves()) == 1
+    # The choice is kept in the browser; a play to make is never passed.
+    assert page.evaluate("() => localStorage.getItem('shedkit.setting.autoPass')") == "true"
+    state["view"]["legal"] = copy.deepcopy(president["view"]["legal"])
+    send()
+    page.wait_for_timeout(1500)
+    assert len(moves()) == 1
     assert not errors, errors
     page.context.close()
 

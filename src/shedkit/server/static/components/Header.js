@@ -31,8 +31,9 @@ export function ShortcutList({ passName }) {
   </dl>`;
 }
 
-// props: title, subtitle, settings ({sound, fourColour}), onSetting(name, value), onInvite,
-// sortMode (the hand's order, where the game has cards to sort), onShortcuts.
+// props: title, subtitle, settings ({sound, fourColour, autoPass}), onSetting(name, value),
+// onInvite, sortMode (the hand's order, where the game has cards to sort: those games also
+// offer to pass for you when nothing beats the play), onShortcuts.
 // On a phone the tools fold into a menu under one button, so that the header takes one
 // line and the table gets the height; on wider screens they stand in the header itself.
 export function Header({ title, subtitle, settings, onSetting, onInvite, sortMode, onShortcuts }) {
@@ -65,6 +66,8 @@ export function Header({ title, subtitle, settings, onSetting, onInvite, sortMod
       <button type="button" class="tool" aria-pressed=${settings.fourColour ? "true" : "false"}
         onClick=${() => onSetting("fourColour", !settings.fourColour)}>${t("table.four_colour")}</button>
       ${sortMode ? html`<${SortPicker} mode=${sortMode} onPick=${(m) => onSetting("handSort", m)} />` : null}
+      ${sortMode ? html`<button type="button" class="tool" id="auto-pass" aria-pressed=${settings.autoPass ? "true" : "false"}
+        title=${t("table.auto_pass_help")} onClick=${() => onSetting("autoPass", !settings.autoPass)}>${t("table.auto_pass")}</button>` : null}
       ${onInvite ? html`<button type="button" class="tool" id="invite" onClick=${() => { setOpen(false); onInvite(); }}>${t("table.invite")}</button>` : null}
       ${onShortcuts ? html`<button type="button" class="tool" id="shortcuts" aria-keyshortcuts="?"
         title=${t("table.shortcuts")} onClick=${() => { setOpen(false); onShortcuts(); }}>${t("table.key_help")}<span class="visually-hidden">

@@ -17,6 +17,8 @@ const tableId = decodeURIComponent(location.pathname.split("/").pop());
 // How long a banner (bomb, rocket, spring, revolution) stays: the `pop` animation of
 // table.css lasts as long, so the banner is gone when its animation ends.
 const BANNER_MS = 3200;
+// How long a can't-beat turn shows before it is passed for a player who asked for that.
+const AUTO_PASS_MS = 900;
 
 // The trick just finished, kept in front of the seats until the next lead. The server sends
 // the trick in play only; the page remembers where that trick began, and once the trick is
@@ -53,7 +55,7 @@ function App() {
   const tricks = useRef({ key: null, memo: null });
   // handSort: null until the reader picks an order (each game then has its own default).
   const [settings, setSettings] = useState({ sound: getSetting("sound", false), fourColour: getSetting("fourColour", false),
-    handSort: getSetting("handSort", null) });
+    handSort: getSetting("handSort", null), autoPass: getSetting("autoPass", false) });
   const [shortcuts, setShortcuts] = useState(false);
   const socket = useRef(null);
   const hint = useRef(-1);
@@ -185,6 +187,20 @@ function App() {
     const name = game ? t(`lobby.games.${table.game}.name`) : "";
     document.title = `${mine ? "● " + t("table.your_turn") + " · " : ""}${name} · ${t("common.brand")}`;
   });
+
+  // 要不起, passed for you when you asked for it: a moment later, so that the play you could
+  // not beat is seen first, and once per state.
+  const autoPassed = useRef(null);
+  useEffect(() => {
+    if (!settings.autoPass || !mine || game.unit !== "cards" || autoPassed.current === msg.state_id) return undefined;
+    if (!view.legal.every((m) => game.isPass(m))) return undefined;
+    const timer = setTimeout(() => {
+      autoPassed.current = msg.state_id;
+      pass();
+      toast(t("table.auto_passed"));
+    }, AUTO_PASS_MS);
+    return () => clearTimeout(timer);
+  }, [msg, settings.autoPass]);
 
   const send = (message) => {
     if (!socket.current.send(message)) toast(t("table.offline_not_sent"));
