@@ -291,3 +291,27 @@ def test_rules_piped_are_plain_text_and_help_lists_each_command_once() -> None:
     top = shedkit("--help").stdout
     for command in ("rules", "play", "replay", "serve", "arena", "bot"):
         assert len(re.findall(rf"^    {command} ", top, re.M)) == 1, command
+
+
+def test_a_missing_or_bad_argument_is_one_line_with_the_nearest_flag() -> None:
+    done = shedkit("bot", "connect", "http://127.0.0.1:9", "--tabel", "x", "--seat", "0")
+    assert done.returncode == 2
+    assert "--tabel is not a flag here; did you mean --table?" in done.stderr
+    assert len(done.stderr.splitlines()) == 1 and "usage:" not in done.stderr
+    nested = shedkit(
+        "bot",
+        "connect",
+        "http://127.0.0.1:9",
+        "--table",
+        "x",
+        "--seat",
+        "0",
+        "--namee",
+        "y",
+        "--",
+        "prog",
+    )
+    assert "shedkit bot connect: unknown flag --namee; did you mean --name?" in nested.stderr
+    bad = shedkit("play", "doudizhu", "--seed", "x")
+    assert bad.returncode == 2 and "invalid int value: 'x'" in bad.stderr
+    assert len(bad.stderr.splitlines()) == 1

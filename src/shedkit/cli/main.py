@@ -23,7 +23,7 @@ import time
 import typing
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, ClassVar, NoReturn, TextIO
 
 from rich.console import Console
 
@@ -199,11 +199,28 @@ class HelpFormatter(argparse.HelpFormatter):
 
 
 class ShedkitParser(argparse.ArgumentParser):
-    """An argument parser whose help shows defaults (``HelpFormatter``)."""
+    """An argument parser whose help shows defaults (``HelpFormatter``) and whose errors
+    name the nearest flag of a mistyped one (a missing ``--table`` typed ``--tabel``)."""
+
+    #: The command line being parsed, for the errors' suggestions.
+    argv: ClassVar[list[str]] = []
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs["formatter_class"] = HelpFormatter
         super().__init__(*args, **kwargs)
+
+    def error(self, message: str) -> NoReturn:
+        """Print the usage and ``message``, with the nearest flags of mistyped ones; exit 2."""
+        known = [f for f in self._option_string_actions if f.startswith("--")]
+        typed = [a.split("=", 1)[0] for a in self.argv if a.startswith("--")]
+        hints = [
+            f"{t} is not a flag here; did you mean {close[0]}?"
+            for t in typed
+            if t not in known and (close := difflib.get_close_matches(t, known, n=1, cutoff=0.6))
+        ]
+        # One line, as the other errors: a full usage of play's flags would fill the screen.
+        said = "; ".join([message, *hints])
+        self.exit(2, f"{self.prog}: {said} ('{self.prog} --help' lists what it takes)\n")
 
 
 #: Flags people reach for that ``shedkit`` spells otherwise: {command: {typed: meant}}.
@@ -214,13 +231,16 @@ _MEANT = {
 
 
 def unknown_flag_message(parser: argparse.ArgumentParser, command: str, extra: list[str]) -> str:
-    """The error for arguments ``command`` does not take, with the nearest flag it does."""
-    sub = _subparser(parser, command)
+    """The error for arguments ``command`` (``"play"``, ``"bot connect"``) does not take,
+    with the nearest flag it does."""
+    sub: argparse.ArgumentParser | None = parser
+    for word in command.split():
+        sub = _subparser(sub, word) if sub is not None else None
     flags = [] if sub is None else [f for f in sub._option_string_actions if f.startswith("--")]
     first = extra[0]
     if first.startswith("-"):
         typed = first.split("=", 1)[0]
-        meant = _MEANT.get(command, {}).get(typed)
+        meant = _MEANT.get(command.split()[0] if command else "", {}).get(typed)
         close = [meant] if meant else difflib.get_close_matches(typed, flags, n=1, cutoff=0.6)
         hint = f"; did you mean {close[0]}?" if close else ""
         what = f"unknown flag {typed}{hint}"
@@ -725,6 +745,7 @@ def main(argv: list[str] | None = None) -> int:
         # Only that game's options in its help; parsing takes every game's flags, so that the
         # game itself names a wrong option with the ones it takes.
         parser = build_parser(game)
+    ShedkitParser.argv = list(argv)
     try:
         args, extra = parser.parse_known_args(argv)
         if program:
@@ -733,7 +754,8 @@ def main(argv: list[str] | None = None) -> int:
         # argparse exits for --help, --version and usage errors; report the status instead.
         return stop.code if isinstance(stop.code, int) else 2
     if extra:
-        print(unknown_flag_message(parser, args.command or "", extra), file=sys.stderr)
+        path = [args.command or "", getattr(args, "bot_command", None) or ""]
+        print(unknown_flag_message(parser, " ".join(filter(None, path)), extra), file=sys.stderr)
         return 2
     out = Console(highlight=False)
     # Messages stay on one line so that they can be searched for and copied whole.
