@@ -197,9 +197,9 @@ def test_a_table_keeps_its_last_deal_summaries_and_no_records_in_memory(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A long match's memory stays flat: records live in the database, summaries are capped."""
-    from shedkit.server import manager as manager_module
+    from shedkit.server import table as table_module
 
-    monkeypatch.setattr(manager_module, "SUMMARIES_KEPT", 2)
+    monkeypatch.setattr(table_module, "SUMMARIES_KEPT", 2)
     tid = create(client, bots=3, deals=4, seed=5)["id"]
     for _ in range(4000):
         got = client.get(f"/api/tables/{tid}").json()

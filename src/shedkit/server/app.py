@@ -44,20 +44,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
-import functools
 import gc
-import importlib
 import json
 import secrets
-import typing
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Annotated, Any, Final
-from urllib.parse import urlsplit
 
-from fastapi import FastAPI, Request, Response, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Request, Response, WebSocket
 from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
@@ -67,29 +62,19 @@ from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 import shedkit
 from shedkit import rules as rulebook
-from shedkit.core.errors import ShedkitError
-from shedkit.core.options import options_to_dict
-from shedkit.protocol.views import SERIALIZERS, Json, serialize_view
-from shedkit.server.errors import ServerError, error_message
+from shedkit.protocol.views import Json, serialize_view
+from shedkit.server.catalogue import games_catalogue
+from shedkit.server.errors import ServerError
 from shedkit.server.howto import HOWTO_GAMES, howto
 from shedkit.server.inputs import MAX_INT, check_id, check_json, check_text
-from shedkit.server.manager import (
-    MAX_MESSAGE,
-    Connection,
-    Manager,
-    TableRuntime,
-    agents_for,
-    default_agent,
-    log,
-)
+from shedkit.server.manager import Manager
 from shedkit.server.settings import Settings
 from shedkit.server.storage import DEFAULT_URL, Storage
+from shedkit.server.ws import CLIENT_COOKIE, serve_socket
 
 __all__ = ["create_app"]
 
 STATIC: Final = Path(__file__).parent / "static"
-GAME_TITLES: Final = {"doudizhu": "Dou Di Zhu", "president": "President", "dominoes": "Dominoes"}
-CLIENT_COOKIE: Final = "sk_client"
 #: A deal number in a path: what the database can hold.
 DealNumber = Annotated[int, PathParam(ge=0, le=MAX_INT)]
 #: Longest URL path, and longest query value, accepted.
@@ -128,62 +113,6 @@ class LeaveSeat(BaseModel):
     """Body of ``POST /api/tables/{id}/leave``."""
 
     token: str
-
-
-def _option_fields(options: Any) -> list[Json]:
-    """Each option of a game's options dataclass with its kind and choices."""
-    hints = typing.get_type_hints(type(options))
-    out = []
-    for f in dataclasses.fields(options):
-        hint = hints[f.name]
-        field: Json = {"name": f.name, "kind": "text"}
-        arms = typing.get_args(hint)
-        if type(None) in arms and len(arms) == 2:
-            # An optional value: None means the rules' default reading (e.g. partners by count).
-            field["nullable"] = True
-            hint = next(a for a in arms if a is not type(None))
-            if hint is bool:
-                field["kind"] = "choice"
-                field["choices"] = [None, True, False]
-                out.append(field)
-                continue
-        if hint is bool:
-            field["kind"] = "bool"
-        elif hint is int:
-            field["kind"] = "int"
-        elif typing.get_origin(hint) is typing.Literal:
-            field["kind"] = "choice"
-            field["choices"] = list(typing.get_args(hint))
-        out.append(field)
-    return out
-
-
-@functools.cache
-def games_catalogue() -> list[Json]:
-    """The games the server can host, their presets with every option's value, and the bots.
-
-    Built once per process: making every preset's game builds its action tables.
-    """
-    out = []
-    for name in sorted(SERIALIZERS):
-        if name not in shedkit.GAMES:
-            continue
-        game = shedkit.make(name)
-        presets = {}
-        module = importlib.import_module(shedkit.GAMES[name].__module__)
-        for preset in getattr(module, "PRESETS", {"standard": {}}):
-            presets[preset] = options_to_dict(shedkit.make(name, preset=preset).options)
-        out.append(
-            {
-                "name": name,
-                "title": GAME_TITLES.get(name, name),
-                "presets": presets,
-                "options": _option_fields(game.options),
-                "agents": agents_for(name),
-                "default_agent": default_agent(name),
-            }
-        )
-    return out
 
 
 def replay_steps(record: Json) -> Json:
@@ -235,15 +164,6 @@ def client_of(request: Request) -> str:
 def address_of(request: Request) -> str:
     """The request's address (behind a proxy, what uvicorn's ``--forwarded-allow-ips`` gives)."""
     return "a:" + (request.client.host if request.client else "")
-
-
-def origin_allowed(origin: str | None, host: str | None, allowed: tuple[str, ...]) -> bool:
-    """True for no ``Origin`` (not a browser), the page's own origin, or an allowed one."""
-    if origin is None:
-        return True
-    if origin in allowed or "*" in allowed:
-        return True
-    return host is not None and urlsplit(origin).netloc.lower() == host.lower()
 
 
 class HeadLimit:
@@ -542,52 +462,7 @@ def create_app(
 
     @app.websocket("/ws/{table_id}")
     async def play(websocket: WebSocket, table_id: str) -> None:
-        host = websocket.headers.get("host")
-        if not origin_allowed(websocket.headers.get("origin"), host, base.allowed_origins):
-            await websocket.close(code=4403)  # a page of another site may not play here
-            return
-        await websocket.accept()
-        manager: Manager = websocket.app.state.manager
-        table = manager.tables.get(table_id)
-        if table is None:
-            missing = ServerError("not_found", f"no table {table_id!r}", data={"table": table_id})
-            await websocket.send_text(error_message(missing))
-            await websocket.close(code=4404)
-            return
-        cookie = websocket.cookies.get(CLIENT_COOKIE)
-        address = "a:" + (websocket.client.host if websocket.client else "")
-        client = "c:" + cookie if cookie and len(cookie) <= 64 else address
-        conn = Connection(websocket, table_id, client=client, address=address)
-        try:
-            manager.admit(table, conn)
-        except ServerError as err:
-            await websocket.send_text(error_message(err))
-            await websocket.close(code=4429)
-            return
-        writer = asyncio.create_task(_writer(websocket, conn))
-        try:
-            manager.connect(table, conn)
-            while not conn.closed:
-                message = await websocket.receive()
-                if message["type"] == "websocket.disconnect":
-                    break
-                raw = message.get("text")
-                if raw is None:
-                    data = message.get("bytes") or b""
-                    raw = data.decode("utf-8", "replace")
-                _handle(manager, table, conn, raw)
-        except WebSocketDisconnect:
-            pass
-        finally:
-            manager.release(conn)
-            manager.disconnect(table, conn)
-            if conn.closed and not writer.done():
-                # Let the writer send what is queued (a closing error) and the close frame.
-                with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError):
-                    await asyncio.wait_for(asyncio.shield(writer), 1.0)
-            writer.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await writer
+        await serve_socket(websocket, table_id, base.allowed_origins)
 
     return app
 
@@ -596,111 +471,3 @@ def _build_replay(storage: Storage, table_id: str, number: int) -> Json | None:
     """Read a finished deal and build its steps (runs in a worker thread)."""
     record = storage.get_deal(table_id, number) if check_id(table_id) else None
     return None if record is None else replay_steps(record)
-
-
-async def _writer(websocket: WebSocket, conn: Connection) -> None:
-    """Send a connection's queued messages in order; close it when it fell too far behind."""
-    try:
-        while True:
-            message = await conn.outbox.get()
-            await websocket.send_text(message)
-            if conn.closed and conn.outbox.empty():
-                await websocket.close(code=conn.close_code)
-                return
-    except (WebSocketDisconnect, RuntimeError):
-        conn.closed = True
-
-
-def _handle(manager: Manager, table: TableRuntime, conn: Connection, raw: str) -> None:
-    """Validate and carry out one client message; answer any problem with an error."""
-    if not conn.allow():
-        manager.errors += 1
-        if not conn.flood_warned:
-            conn.flood_warned = True
-            slow = {"reason": "messages"}
-            conn.post(
-                error_message(
-                    ServerError("rate_limited", "too many messages; slow down", data=slow)
-                )
-            )
-        return
-    if len(raw) > MAX_MESSAGE:
-        manager.errors += 1
-        limit = {"limit": MAX_MESSAGE}
-        text = f"messages are at most {MAX_MESSAGE} characters"
-        conn.post(error_message(ServerError("too_large", text, data=limit)))
-        return
-    try:
-        message = json.loads(raw)
-    except ValueError:
-        manager.errors += 1
-        conn.post(error_message(ServerError("bad_json", "the message is not JSON")))
-        return
-    except RecursionError:
-        manager.errors += 1
-        conn.post(error_message(ServerError("bad_json", "the message is nested too deeply")))
-        return
-    if not isinstance(message, dict):
-        manager.errors += 1
-        conn.post(
-            error_message(ServerError("bad_message", "a message is a JSON object with a 'type'"))
-        )
-        return
-    try:
-        # The one door for WebSocket input: every string and number of the message.
-        check_json(message, "message")
-    except ServerError as err:
-        manager.errors += 1
-        conn.post(error_message(err))
-        return
-    kind = message.get("type")
-    ref = message.get("id") if isinstance(message.get("id"), (int, str)) else None
-    try:
-        if kind == "hello":
-            manager.hello(table, conn, message.get("token"))
-        elif kind == "move":
-            manager.move(table, conn.seat, message.get("move"), message.get("state_id"))
-        elif kind == "chat":
-            manager.chat(
-                table, conn, message.get("text"), message.get("phrase"), message.get("emote")
-            )
-        elif kind == "next":
-            _seated(conn)
-            manager.next_deal(table)
-        elif kind == "start":
-            _seated(conn)
-            manager.fill_with_bots(table)
-        elif kind == "leave":
-            seat = _seated(conn)
-            manager.leave_seat(table, seat)
-            manager.send_state(table, conn)
-        elif kind == "sync":
-            manager.send_state(table, conn)
-        elif kind == "ping":
-            conn.post(json.dumps({"type": "pong", "ref": ref}))
-        else:
-            raise ServerError(
-                "unknown_type",
-                f"unknown message type {kind!r}; "
-                "valid: hello, move, chat, next, start, leave, sync, ping",
-                data={"type": str(kind)[:40]},
-            )
-    except ServerError as err:
-        manager.errors += 1
-        conn.post(error_message(err, ref))
-    except ShedkitError as err:
-        manager.errors += 1
-        conn.post(error_message(ServerError("bad_request", str(err)), ref))
-    except Exception:
-        # A bug, not the client's fault: logged, answered, and the connection kept.
-        log.exception("message %r failed at table %s", str(kind)[:40], table.id)
-        manager.errors += 1
-        conn.post(
-            error_message(ServerError("server_error", "the server failed on that message"), ref)
-        )
-
-
-def _seated(conn: Connection) -> int:
-    if conn.seat is None:
-        raise ServerError("not_seated", "take a seat first")
-    return conn.seat

@@ -1,0 +1,74 @@
+"""The games the server hosts, for ``GET /api/games``: presets, options and bots."""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import importlib
+import typing
+from typing import Any, Final
+
+import shedkit
+from shedkit.core.options import options_to_dict
+from shedkit.protocol.views import SERIALIZERS, Json
+from shedkit.server.table import agents_for, default_agent
+
+__all__ = ["GAME_TITLES", "games_catalogue"]
+
+GAME_TITLES: Final = {"doudizhu": "Dou Di Zhu", "president": "President", "dominoes": "Dominoes"}
+
+
+def _option_fields(options: Any) -> list[Json]:
+    """Each option of a game's options dataclass with its kind and choices."""
+    hints = typing.get_type_hints(type(options))
+    out = []
+    for f in dataclasses.fields(options):
+        hint = hints[f.name]
+        field: Json = {"name": f.name, "kind": "text"}
+        arms = typing.get_args(hint)
+        if type(None) in arms and len(arms) == 2:
+            # An optional value: None means the rules' default reading (e.g. partners by count).
+            field["nullable"] = True
+            hint = next(a for a in arms if a is not type(None))
+            if hint is bool:
+                field["kind"] = "choice"
+                field["choices"] = [None, True, False]
+                out.append(field)
+                continue
+        if hint is bool:
+            field["kind"] = "bool"
+        elif hint is int:
+            field["kind"] = "int"
+        elif typing.get_origin(hint) is typing.Literal:
+            field["kind"] = "choice"
+            field["choices"] = list(typing.get_args(hint))
+        out.append(field)
+    return out
+
+
+@functools.cache
+def games_catalogue() -> list[Json]:
+    """The games the server can host, their presets with every option's value, and the bots.
+
+    Built once per process: making every preset's game builds its action tables.
+    """
+    out = []
+    for name in sorted(SERIALIZERS):
+        if name not in shedkit.GAMES:
+            continue
+        game = shedkit.make(name)
+        presets = {}
+        module = importlib.import_module(shedkit.GAMES[name].__module__)
+        for preset in getattr(module, "PRESETS", {"standard": {}}):
+            presets[preset] = options_to_dict(shedkit.make(name, preset=preset).options)
+        out.append(
+            {
+                "name": name,
+                "title": GAME_TITLES.get(name, name),
+                "presets": presets,
+                "options": _option_fields(game.options),
+                "agents": agents_for(name),
+                "default_agent": default_agent(name),
+            }
+        )
+    return out

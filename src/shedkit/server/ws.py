@@ -1,0 +1,196 @@
+"""The WebSocket ``/ws/{id}``: one connection's messages in, its outbox out.
+
+Every client message comes through `handle`, which checks it and hands it to the
+manager; what the manager posts to the connection's outbox, `_writer` sends, in order.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from typing import Final
+from urllib.parse import urlsplit
+
+from fastapi import WebSocket, WebSocketDisconnect
+
+from shedkit.core.errors import ShedkitError
+from shedkit.server.errors import ServerError, error_message
+from shedkit.server.inputs import check_json
+from shedkit.server.manager import MAX_MESSAGE, Connection, Manager, TableRuntime
+
+__all__ = ["CLIENT_COOKIE", "handle", "origin_allowed", "serve_socket"]
+
+log = logging.getLogger("shedkit.server")
+
+CLIENT_COOKIE: Final = "sk_client"
+
+
+def origin_allowed(origin: str | None, host: str | None, allowed: tuple[str, ...]) -> bool:
+    """True for no ``Origin`` (not a browser), the page's own origin, or an allowed one."""
+    if origin is None:
+        return True
+    if origin in allowed or "*" in allowed:
+        return True
+    return host is not None and urlsplit(origin).netloc.lower() == host.lower()
+
+
+async def serve_socket(
+    websocket: WebSocket, table_id: str, allowed_origins: tuple[str, ...]
+) -> None:
+    """Serve one WebSocket of table ``table_id`` until it closes."""
+    host = websocket.headers.get("host")
+    if not origin_allowed(websocket.headers.get("origin"), host, allowed_origins):
+        await websocket.close(code=4403)  # a page of another site may not play here
+        return
+    await websocket.accept()
+    manager: Manager = websocket.app.state.manager
+    table = manager.tables.get(table_id)
+    if table is None:
+        missing = ServerError("not_found", f"no table {table_id!r}", data={"table": table_id})
+        await websocket.send_text(error_message(missing))
+        await websocket.close(code=4404)
+        return
+    cookie = websocket.cookies.get(CLIENT_COOKIE)
+    address = "a:" + (websocket.client.host if websocket.client else "")
+    client = "c:" + cookie if cookie and len(cookie) <= 64 else address
+    conn = Connection(websocket, table_id, client=client, address=address)
+    try:
+        manager.admit(table, conn)
+    except ServerError as err:
+        await websocket.send_text(error_message(err))
+        await websocket.close(code=4429)
+        return
+    writer = asyncio.create_task(_writer(websocket, conn))
+    try:
+        manager.connect(table, conn)
+        while not conn.closed:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            raw = message.get("text")
+            if raw is None:
+                data = message.get("bytes") or b""
+                raw = data.decode("utf-8", "replace")
+            handle(manager, table, conn, raw)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        manager.release(conn)
+        manager.disconnect(table, conn)
+        if conn.closed and not writer.done():
+            # Let the writer send what is queued (a closing error) and the close frame.
+            with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError):
+                await asyncio.wait_for(asyncio.shield(writer), 1.0)
+        writer.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await writer
+
+
+async def _writer(websocket: WebSocket, conn: Connection) -> None:
+    """Send a connection's queued messages in order; close it when it fell too far behind."""
+    try:
+        while True:
+            message = await conn.outbox.get()
+            await websocket.send_text(message)
+            if conn.closed and conn.outbox.empty():
+                await websocket.close(code=conn.close_code)
+                return
+    except (WebSocketDisconnect, RuntimeError):
+        conn.closed = True
+
+
+def handle(manager: Manager, table: TableRuntime, conn: Connection, raw: str) -> None:
+    """Validate and carry out one client message; answer any problem with an error."""
+    if not conn.allow():
+        manager.errors += 1
+        if not conn.flood_warned:
+            conn.flood_warned = True
+            slow = {"reason": "messages"}
+            conn.post(
+                error_message(
+                    ServerError("rate_limited", "too many messages; slow down", data=slow)
+                )
+            )
+        return
+    if len(raw) > MAX_MESSAGE:
+        manager.errors += 1
+        limit = {"limit": MAX_MESSAGE}
+        text = f"messages are at most {MAX_MESSAGE} characters"
+        conn.post(error_message(ServerError("too_large", text, data=limit)))
+        return
+    try:
+        message = json.loads(raw)
+    except ValueError:
+        manager.errors += 1
+        conn.post(error_message(ServerError("bad_json", "the message is not JSON")))
+        return
+    except RecursionError:
+        manager.errors += 1
+        conn.post(error_message(ServerError("bad_json", "the message is nested too deeply")))
+        return
+    if not isinstance(message, dict):
+        manager.errors += 1
+        conn.post(
+            error_message(ServerError("bad_message", "a message is a JSON object with a 'type'"))
+        )
+        return
+    try:
+        # The one door for WebSocket input: every string and number of the message.
+        check_json(message, "message")
+    except ServerError as err:
+        manager.errors += 1
+        conn.post(error_message(err))
+        return
+    kind = message.get("type")
+    ref = message.get("id") if isinstance(message.get("id"), (int, str)) else None
+    try:
+        if kind == "hello":
+            manager.hello(table, conn, message.get("token"))
+        elif kind == "move":
+            manager.move(table, conn.seat, message.get("move"), message.get("state_id"))
+        elif kind == "chat":
+            manager.chat(
+                table, conn, message.get("text"), message.get("phrase"), message.get("emote")
+            )
+        elif kind == "next":
+            _seated(conn)
+            manager.next_deal(table)
+        elif kind == "start":
+            _seated(conn)
+            manager.fill_with_bots(table)
+        elif kind == "leave":
+            seat = _seated(conn)
+            manager.leave_seat(table, seat)
+            manager.send_state(table, conn)
+        elif kind == "sync":
+            manager.send_state(table, conn)
+        elif kind == "ping":
+            conn.post(json.dumps({"type": "pong", "ref": ref}))
+        else:
+            raise ServerError(
+                "unknown_type",
+                f"unknown message type {kind!r}; "
+                "valid: hello, move, chat, next, start, leave, sync, ping",
+                data={"type": str(kind)[:40]},
+            )
+    except ServerError as err:
+        manager.errors += 1
+        conn.post(error_message(err, ref))
+    except ShedkitError as err:
+        manager.errors += 1
+        conn.post(error_message(ServerError("bad_request", str(err)), ref))
+    except Exception:
+        # A bug, not the client's fault: logged, answered, and the connection kept.
+        log.exception("message %r failed at table %s", str(kind)[:40], table.id)
+        manager.errors += 1
+        conn.post(
+            error_message(ServerError("server_error", "the server failed on that message"), ref)
+        )
+
+
+def _seated(conn: Connection) -> int:
+    if conn.seat is None:
+        raise ServerError("not_seated", "take a seat first")
+    return conn.seat
