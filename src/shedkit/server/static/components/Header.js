@@ -1,5 +1,6 @@
 // The table page's header: where you are, the language, sounds, the deck's colours, invite.
-import { html, useEffect, useRef, useState } from "../lib/html.js";
+import { html, useRef, useState } from "../lib/html.js";
+import { useDismiss } from "../lib/dismiss.js";
 import { LANGUAGES, setLanguage, t, language } from "../lib/i18n.js";
 import { SORT_MODES } from "../lib/sort.js";
 
@@ -39,20 +40,15 @@ export function ShortcutList({ passName }) {
 export function Header({ title, subtitle, settings, onSetting, onInvite, sortMode, onShortcuts }) {
   const [open, setOpen] = useState(false);
   const root = useRef(null);
-  useEffect(() => {
-    if (!open) return undefined;
-    const away = (e) => { if (root.current && !root.current.contains(e.target)) setOpen(false); };
-    const keys = (e) => {
-      if (e.key !== "Escape") return;
-      e.stopImmediatePropagation();
+  useDismiss(open, {
+    inside: root,
+    onAway: () => setOpen(false),
+    onEscape: () => {
       setOpen(false);
       const toggle = root.current && root.current.querySelector(".menu-toggle");
       if (toggle) toggle.focus();
-    };
-    document.addEventListener("pointerdown", away);
-    document.addEventListener("keydown", keys, true);
-    return () => { document.removeEventListener("pointerdown", away); document.removeEventListener("keydown", keys, true); };
-  }, [open]);
+    },
+  });
   return html`<header class=${"room-header" + (open ? " menu-open" : "")} ref=${root}>
     <a href="/" class="home">${t("common.brand")}</a>
     <div class="where"><h1 id="title">${title}</h1>${subtitle ? html`<span class="sub">${subtitle}</span>` : null}</div>

@@ -1,6 +1,7 @@
 // Quick phrases and emotes: they travel as codes (the server keeps the same lists, in
 // server/manager.py) and each page words a phrase in its own language.
 import { html, useEffect, useRef, useState } from "../lib/html.js";
+import { useDismiss } from "../lib/dismiss.js";
 import { t } from "../lib/i18n.js";
 
 export const QUICK_PHRASES = ["well_played", "good_luck", "hurry_up", "thanks", "oops", "nice_bomb", "good_game", "one_more"];
@@ -46,33 +47,21 @@ export function EmoteBubble({ emote }) {
 // Escape or a click elsewhere closes the menu, and focus goes back to the button.
 export function QuickChat({ onSend }) {
   const [open, setOpen] = useState(false);
+  const root = useRef(null);
   const box = useRef(null);
   const toggle = useRef(null);
-  useEffect(() => {
-    if (!open) return;
-    const first = box.current && box.current.querySelector("button");
-    if (first) first.focus();
-    const keys = (e) => {
-      if (e.key !== "Escape") return;
-      e.preventDefault();
-      e.stopImmediatePropagation();
-      close();
-    };
-    const away = (e) => { if (box.current && !box.current.parentElement.contains(e.target)) setOpen(false); };
-    document.addEventListener("keydown", keys, true);
-    document.addEventListener("pointerdown", away, true);
-    return () => {
-      document.removeEventListener("keydown", keys, true);
-      document.removeEventListener("pointerdown", away, true);
-    };
-  }, [open]);
   const close = () => {
     setOpen(false);
     if (toggle.current) toggle.current.focus();
   };
+  useDismiss(open, { onEscape: close, inside: root, onAway: () => setOpen(false) });
+  useEffect(() => {
+    const first = open && box.current && box.current.querySelector("button");
+    if (first) first.focus();
+  }, [open]);
   const say = (what) => { onSend(what); close(); };
   const label = t("table.quick.button");
-  return html`<div class="quick-chat">
+  return html`<div class="quick-chat" ref=${root}>
     <button type="button" id="quick-toggle" class="small quick-toggle" ref=${toggle} aria-label=${label} title=${label}
       aria-expanded=${open ? "true" : "false"} aria-controls="quick-menu" onClick=${() => setOpen(!open)}>😊</button>
     ${open ? html`<div class="quick-menu" id="quick-menu" role="group" aria-label=${label} ref=${box}>

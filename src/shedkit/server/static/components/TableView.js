@@ -2,6 +2,7 @@
 // it, the centre the game draws, your hand and buttons, and the panels beside.
 import { html, useEffect, useLayoutEffect, useRef, useState } from "../lib/html.js";
 import { t } from "../lib/i18n.js";
+import { useDismiss } from "../lib/dismiss.js";
 import { candidates, playableKeys } from "../lib/select.js";
 import { Header, ShortcutList } from "./Header.js";
 import { defaultSort, sortHand } from "../lib/sort.js";
@@ -32,21 +33,12 @@ function JoinBox({ table, name, setName, onTake }) {
 // returnTo: the id of that button, should the element that had focus be gone by then.
 function Modal({ label, labelledby, cls, onClose, returnTo, children }) {
   const box = useRef(null);
-  const close = useRef(onClose);
-  close.current = onClose;
+  useDismiss(true, { onEscape: onClose });
   useEffect(() => {
     const opener = document.activeElement;
     const first = box.current && box.current.querySelector("button");
     if (first) first.focus();
-    const keys = (e) => {
-      if (e.key !== "Escape") return;
-      e.preventDefault();
-      e.stopImmediatePropagation();
-      close.current();
-    };
-    document.addEventListener("keydown", keys, true);
     return () => {
-      document.removeEventListener("keydown", keys, true);
       const inside = !opener || !opener.isConnected || opener === document.body || (box.current && box.current.contains(opener));
       let back = inside ? document.getElementById(returnTo) : opener;
       // A tool folded into the phone's header menu is hidden again: its menu button then.
