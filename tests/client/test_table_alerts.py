@@ -59,9 +59,12 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
         yield server
 
 
-def seated_state(live: LiveServer, game: str, answering: bool, **body: Any) -> dict[str, Any]:
+def seated_state(
+    live: LiveServer, game: str, answering: bool, in_play: bool = False, **body: Any
+) -> dict[str, Any]:
     """A state the server sent a seated player on their turn; ``answering``: with a play to
-    answer, so that passing is legal. The table's id rides along as ``table_id``."""
+    answer, so that passing is legal; ``in_play``: past the auction, in which the seated
+    player bids the most. The table's id rides along as ``table_id``."""
     table_id = live.create(game=game, deals=1, seed=5, **body)["id"]
     seat = next(i for i, s in enumerate(live.table(table_id).seats) if s.human)
     client = live.client(table_id, live.join(table_id, seat, "Ana"))
@@ -73,11 +76,14 @@ def seated_state(live: LiveServer, game: str, answering: bool, **body: Any) -> d
             view = state["view"] if state else None
             if not view or view["is_over"] or view["current_player"] != seat:
                 continue
-            if not answering or any(m["kind"] == "pass" for m in view["legal"]):
+            if in_play and view["phase"] == "auction":
+                client.move(view["legal"][-1]["m"])
+            elif not answering or any(m["kind"] == "pass" for m in view["legal"]):
                 found = copy.deepcopy(state)
                 found["table_id"] = table_id
                 return found
-            client.move(view["legal"][0]["m"])
+            else:
+                client.move(view["legal"][0]["m"])
     finally:
         client.close()
     raise AssertionError("the human seat never had a play to answer")

@@ -23,7 +23,6 @@ import json
 import os
 import random
 import re
-import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -57,27 +56,7 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
 def doudizhu(live: LiveServer) -> dict[str, Any]:
     """A Dou Di Zhu state in play (the seated player bid 3), on their turn with a play to
     answer. The table's id rides along as ``table_id``."""
-    table_id = live.create(game="doudizhu", deals=1, seed=5, bots=2)["id"]
-    seat = next(i for i, s in enumerate(live.table(table_id).seats) if s.human)
-    client = live.client(table_id, live.join(table_id, seat, "Ana"))
-    deadline = time.monotonic() + 30
-    try:
-        while time.monotonic() < deadline:
-            client.drain(0.05)
-            view = client.state["view"] if client.state else None
-            if not view or view["is_over"] or view["current_player"] != seat:
-                continue
-            if view["phase"] == "auction":
-                client.move(view["legal"][-1]["m"])
-            elif any(m["kind"] == "pass" for m in view["legal"]):
-                found = copy.deepcopy(client.state)
-                found["table_id"] = table_id
-                return found
-            else:
-                client.move(view["legal"][0]["m"])
-    finally:
-        client.close()
-    raise AssertionError("the human seat never had a play to answer")
+    return seated_state(live, "doudizhu", True, in_play=True, bots=2)
 
 
 @pytest.fixture(scope="module")
