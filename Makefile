@@ -11,8 +11,10 @@ DOCS_STAMP := $(VENV)/.installed-docs
 # `make run PORT=8080` serves on another port; `make run HOST=0.0.0.0` to every address.
 PORT ?= 8000
 HOST ?= 127.0.0.1
+# `make cluster` starts NODES nodes on loopback, on ports PORT+1 to PORT+NODES.
+NODES ?= 3
 
-.PHONY: run test test-compiled compiled lint typecheck pytest docs bench clean
+.PHONY: run cluster test test-compiled compiled lint typecheck pytest docs bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -40,6 +42,11 @@ run: $(SERVER_STAMP)
 	@echo "The shedkit command is $(BIN)/shedkit; 'source $(BIN)/activate' puts it on PATH."
 	$(BIN)/shedkit serve --host $(HOST) --port $(PORT)
 
+# Nodes of one room on loopback, sharing a PostgreSQL and a Redis that
+# scripts/server-test-deps.sh brings up (and leaves running); Ctrl-C stops the nodes.
+cluster: $(SERVER_STAMP)
+	sh scripts/cluster.sh --port $(PORT) --nodes $(NODES)
+
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks setup.py build_backend examples
 	$(BIN)/ruff format --check src tests benchmarks setup.py build_backend examples
@@ -47,7 +54,8 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy src
 
-# The PostgreSQL server that server-test-deps started (if it did) is stopped, pass or fail.
+# The PostgreSQL server and the Redis that server-test-deps started (if it did) are stopped,
+# pass or fail.
 pytest: $(STAMP)
 	status=0; $(BIN)/pytest || status=$$?; sh scripts/server-test-deps.sh build stop; exit $$status
 
@@ -81,6 +89,7 @@ compiled: | $(COMPILED_BIN)/python
 # in `make test`), then a short benchmark of both builds.
 test-compiled: compiled server-test-deps | $(STAMP)
 	status=0; SHEDKIT_EXPECT_COMPILED=1 SHEDKIT_TEST_PG_URL="$$(cat build/pg-url 2>/dev/null)" \
+		SHEDKIT_TEST_REDIS_URL="$$(cat build/redis-url 2>/dev/null)" \
 		$(COMPILED_BIN)/python -m pytest -p no:cacheprovider tests || status=$$?; \
 		sh scripts/server-test-deps.sh build stop; exit $$status
 	$(BIN)/python benchmarks/bench.py --quick
@@ -88,10 +97,11 @@ test-compiled: compiled server-test-deps | $(STAMP)
 clean:
 	rm -rf $(VENV) $(COMPILED_VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis build/site
 
-# Web server tests: Debian's chromium for the browser tests and a PostgreSQL server on
-# loopback (scripts/server-test-deps.sh installs them as root, skips what is present).
+# Web server tests: Debian's chromium for the browser tests, a PostgreSQL server and a Redis
+# on loopback (scripts/server-test-deps.sh installs them as root, skips what is present).
 .PHONY: server-test-deps
 server-test-deps:
 	sh scripts/server-test-deps.sh build
 pytest: server-test-deps
 pytest: export SHEDKIT_TEST_PG_URL = $(shell cat build/pg-url 2>/dev/null)
+pytest: export SHEDKIT_TEST_REDIS_URL = $(shell cat build/redis-url 2>/dev/null)

@@ -1,20 +1,31 @@
 #!/bin/sh
 # What the server tests need on a Debian machine: Debian's chromium (Playwright drives it; no
-# browser download), CJK fonts for its screenshots, and a PostgreSQL server on loopback with a
-# test database. As root, missing packages are installed with apt-get (skipped when present,
-# so repeated runs are quick); as another user, what is missing is reported and those tests skip. Writes the database URL to
+# browser download), CJK fonts for its screenshots, a PostgreSQL server on loopback with a
+# test database, and a Redis on loopback for the cluster tests. As root, missing packages
+# are installed with apt-get (skipped when present, so repeated runs are quick); as another
+# user, what is missing is reported and those tests skip. Writes the database URL to
 # $1/pg-url (default build/) once PostgreSQL answers. A server this script starts is marked
 # by $1/pg-started; `server-test-deps.sh DIR stop` stops that server (and only that one).
+# Likewise Redis: its URL in $1/redis-url, one this script starts marked by $1/redis-started.
 set -eu
 OUT=${1:-build}
 PORT=${PG_PORT:-54329}
 DIR=/var/tmp/shedkit-pg-$PORT
+REDIS_PORT=${REDIS_PORT:-63790}
+REDIS_DIR=/var/tmp/shedkit-redis-$REDIS_PORT
 mkdir -p "$OUT"
-rm -f "$OUT/pg-url"
+rm -f "$OUT/pg-url" "$OUT/redis-url"
 
 is_root() { [ "$(id -u)" = 0 ]; }
 
 if [ "${2:-}" = stop ]; then
+    if [ -f "$OUT/redis-started" ]; then
+        # The port it was started on, whatever REDIS_PORT says now.
+        STARTED=$(cat "$OUT/redis-started")
+        rm -f "$OUT/redis-started"
+        redis-cli -h 127.0.0.1 -p "$STARTED" shutdown nosave >/dev/null 2>&1 || true
+        echo "Redis for the server tests: stopped"
+    fi
     [ -f "$OUT/pg-started" ] || exit 0
     BIN=$(cat "$OUT/pg-started")
     rm -f "$OUT/pg-started"
@@ -30,6 +41,7 @@ fi
 need=""
 command -v chromium >/dev/null 2>&1 || need="$need chromium"
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need="$need postgresql"
+command -v redis-server >/dev/null 2>&1 || need="$need redis-server"
 # The browser tests' screenshots in Chinese and Japanese need CJK glyphs.
 [ -d /usr/share/fonts/opentype/noto ] && ls /usr/share/fonts/opentype/noto/NotoSansCJK* >/dev/null 2>&1 \
     || need="$need fonts-noto-cjk"
@@ -44,6 +56,33 @@ if [ -n "$need" ]; then
         apt-get install -y -qq --no-install-recommends $need </dev/null >/dev/null
     else
         echo "server tests:$need not installed (needs root and apt-get); those tests will skip" >&2
+    fi
+fi
+
+# Redis first: the PostgreSQL part below ends the script where PostgreSQL is missing.
+# No persistence: the cluster keeps nothing in Redis that outlives its nodes.
+redis_up() { [ "$(redis-cli -h 127.0.0.1 -p "$REDIS_PORT" ping 2>/dev/null)" = PONG ]; }
+if command -v redis-server >/dev/null 2>&1 && command -v redis-cli >/dev/null 2>&1; then
+    if ! redis_up; then
+        mkdir -p "$REDIS_DIR"
+        if redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save '' --appendonly no \
+            --daemonize yes --dir "$REDIS_DIR" --pidfile "$REDIS_DIR/redis.pid" \
+            --logfile "$REDIS_DIR/redis.log"; then
+            echo "$REDIS_PORT" >"$OUT/redis-started"
+            # Daemonized, it answers a moment after this returns.
+            tries=0
+            while ! redis_up && [ "$tries" -lt 50 ]; do
+                sleep 0.1
+                tries=$((tries + 1))
+            done
+        fi
+    fi
+    if redis_up; then
+        echo "redis://127.0.0.1:$REDIS_PORT/0" >"$OUT/redis-url"
+        echo "Redis for the server tests: $(cat "$OUT/redis-url")"
+    else
+        echo "server tests: Redis did not start on port $REDIS_PORT (see $REDIS_DIR/redis.log);" \
+            "the cluster tests will skip" >&2
     fi
 fi
 

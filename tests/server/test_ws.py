@@ -1,14 +1,41 @@
 """Play over the WebSocket: every bad message is answered with an error, changes nothing and
-keeps the connection; bots fill seats and stand in for players who leave or go away."""
+keeps the connection; bots fill seats and stand in for players who leave or go away.
+
+Each test runs on one node and, where PostgreSQL and Redis are at hand, on a cluster of two
+nodes with every socket relayed from the node it reached to the table's owner (the tests
+that look into a node's memory run on one node only).
+"""
 
 from __future__ import annotations
 
 import json
 import time
+from collections.abc import Iterator
 from typing import Any
 
+import pytest
+
 from shedkit.server.manager import BURST, MAX_MESSAGE
+from tests.server.cluster_nodes import PG_URL, REDIS_URL, LiveCluster, Nodes, cluster
 from tests.server.live import Client, LiveServer, play_until
+
+
+@pytest.fixture(scope="module")
+def two_nodes() -> Iterator[Nodes]:
+    if not (PG_URL and REDIS_URL):
+        pytest.skip("SHEDKIT_TEST_PG_URL and SHEDKIT_TEST_REDIS_URL are not set")
+    with cluster("ws", 2) as nodes:
+        yield nodes
+
+
+@pytest.fixture(params=["one node", "two nodes"])
+def live(request: pytest.FixtureRequest, live: LiveServer) -> Iterator[Any]:
+    if request.param == "one node":
+        yield live
+        return
+    relayed = LiveCluster(request.getfixturevalue("two_nodes"))
+    yield relayed
+    relayed.http.close()
 
 
 def seated_table(live: LiveServer, **body: Any) -> tuple[str, list[str], list[Client]]:

@@ -17,7 +17,9 @@ import difflib
 import importlib
 import importlib.util
 import json
+import re
 import secrets
+import socket
 import sys
 import time
 import typing
@@ -469,6 +471,27 @@ def build_parser(game: str | None = None) -> argparse.ArgumentParser:
         help="a Host name the server answers to (repeatable; default: loopback names and "
         "--host; '*' for any)",
     )
+    serve.add_argument(
+        "--cluster",
+        default=None,
+        metavar="REDIS_URL",
+        help="join a cluster of nodes through Redis (e.g. redis://127.0.0.1:6379/0); "
+        "needs --db postgresql://… shared by every node",
+    )
+    serve.add_argument(
+        "--node-id",
+        default=None,
+        metavar="NAME",
+        help="this node's name in the cluster (default: the host name and port)",
+    )
+    serve.add_argument(
+        "--lease",
+        type=float,
+        default=5.0,
+        metavar="S",
+        help="seconds a node holds its tables without renewing: how soon another node "
+        "takes over the tables of one that died (default: 5)",
+    )
     arena = add_arena_parser(sub)
     # The arena takes the same rules option flags as play (--players 5 as --option players=5).
     _add_option_flags(arena, games)
@@ -481,6 +504,12 @@ def _game_named(argv: Sequence[str]) -> str | None:
     if argv[:1] not in (["play"], ["arena"]):
         return None
     return next((a for a in argv[1:] if a in shedkit.GAMES), None)
+
+
+def _node_name(port: int) -> str:
+    """A default node name: this machine's name and the port, as a node id allows."""
+    host = re.sub(r"[^A-Za-z0-9_-]", "-", socket.gethostname())[:24] or "node"
+    return f"{host}-{port}"
 
 
 def _serve(args: argparse.Namespace, out: Console, err: Console, stdin: TextIO) -> int:
@@ -513,7 +542,12 @@ def _serve(args: argparse.Namespace, out: Console, err: Console, stdin: TextIO) 
             ws_per_table=args.ws_per_table,
             max_connections=args.max_connections,
             request_timeout=args.request_timeout,
+            cluster_url=args.cluster,
+            node_id=args.node_id or _node_name(args.port),
+            lease_ttl=args.lease,
         )
+        if args.cluster and not (args.db or "").startswith("postgresql"):
+            raise ValueError("a cluster's nodes share one PostgreSQL: add --db postgresql://…")
     except ValueError as bad:
         err.print(f"shedkit serve: {bad}", markup=False)
         return 2

@@ -64,10 +64,12 @@ import shedkit
 from shedkit import rules as rulebook
 from shedkit.protocol.views import Json, serialize_view
 from shedkit.server.catalogue import games_catalogue
+from shedkit.server.cluster import Cluster
 from shedkit.server.errors import ServerError
 from shedkit.server.howto import HOWTO_GAMES, howto
 from shedkit.server.inputs import MAX_INT, check_id, check_json, check_text
 from shedkit.server.manager import Manager
+from shedkit.server.relay import on_table
 from shedkit.server.settings import Settings
 from shedkit.server.storage import DEFAULT_URL, Storage
 from shedkit.server.ws import CLIENT_COOKIE, serve_socket
@@ -217,12 +219,17 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         storage = Storage(db_url)
         manager = Manager(storage, bot_delay=bot_delay, away_after=away_after, settings=base)
-        manager.load()
+        if base.cluster_url is None:
+            manager.load()
         if tune_gc:
             _tune_gc()
         app.state.manager = manager
         app.state.replays = OrderedDict()
         manager.start()
+        if base.cluster_url is not None:
+            # The tables come from the leases: lapsed ones are claimed and restored.
+            manager.cluster = Cluster(manager, base.cluster_url, base.node_id, base.lease_ttl)
+            await manager.cluster.start()
         try:
             yield
         finally:
@@ -360,12 +367,18 @@ def create_app(
     @app.get("/api/tables")
     async def list_tables(request: Request) -> list[Json]:
         """Tables with open seats first, then those with players, newest first."""
-        return manager_of(request).lobby()
+        manager = manager_of(request)
+        if manager.cluster is not None:
+            return await manager.cluster.lobby()
+        return manager.lobby()
 
     @app.post("/api/tables", status_code=201)
     async def create_table(request: Request, body: CreateTable) -> Json:
         """Create a table; its last ``bots`` seats are bots."""
-        table = manager_of(request).create(
+        manager = manager_of(request)
+        if manager.cluster is not None:
+            await manager.cluster.before_create(address_of(request))
+        table = manager.create(
             body.game,
             preset=body.preset,
             options=dict(body.options),
@@ -380,44 +393,45 @@ def create_app(
             speed=body.speed,
             card_counter=body.card_counter,
         )
+        if manager.cluster is not None:
+            await manager.cluster.created()  # every node finds it once the answer is out
         return {**table.public(), "invite": f"/t/{table.id}"}
 
     @app.get("/api/tables/{table_id}")
     async def get_table(request: Request, table_id: str) -> Json:
         """A table's public state (no hand of any seat)."""
-        return manager_of(request).table(table_id).public()
+        public: Json = await on_table(manager_of(request), table_id, "public", {})
+        return public
 
     @app.post("/api/tables/{table_id}/join")
     async def join_table(request: Request, table_id: str, body: JoinSeat) -> Json:
         """Take a seat; the token returned authorises that seat's moves."""
         manager = manager_of(request)
         # The join quota counts per address; the one-seat rule per client.
-        if not manager.limit(
-            manager.join_limits, address_of(request), manager.settings.joins_per_minute
-        ):
+        per_minute, address = manager.settings.joins_per_minute, address_of(request)
+        if manager.cluster is not None:
+            allowed = await manager.cluster.allow("join", address, per_minute)
+        else:
+            allowed = manager.limit(manager.join_limits, address, per_minute)
+        if not allowed:
             raise ServerError(
                 "rate_limited", "too many joins; wait a little", 429, {"reason": "join"}
             )
-        token = manager.join(
-            table_id,
-            body.seat,
-            body.name,
-            token=body.token,
-            client=client_of(request),
-            bot=body.bot,
-        )
+        seat = {"seat": body.seat, "name": body.name, "token": body.token, "bot": body.bot}
+        token = await on_table(manager, table_id, "join", {**seat, "client": client_of(request)})
         return {"seat": body.seat, "token": token}
 
     @app.post("/api/tables/{table_id}/leave")
     async def leave_table(request: Request, table_id: str, body: LeaveSeat) -> Json:
         """Give up a seat; its bot plays on."""
-        seat = manager_of(request).leave(table_id, body.token)
+        seat = await on_table(manager_of(request), table_id, "leave", {"token": body.token})
         return {"seat": seat}
 
     @app.get("/api/tables/{table_id}/deals")
     async def table_deals(request: Request, table_id: str) -> list[Json]:
         """The last 100 finished deals of a table, oldest first."""
-        return manager_of(request).table(table_id).summaries
+        summaries: list[Json] = await on_table(manager_of(request), table_id, "summaries", {})
+        return summaries
 
     @app.get("/api/tables/{table_id}/deals/{number}")
     async def deal_replay(request: Request, table_id: str, number: DealNumber) -> Json:
@@ -450,7 +464,10 @@ def create_app(
     async def stats(request: Request) -> Json:
         """Counters for monitoring and the load benchmark."""
         manager = manager_of(request)
+        cluster = manager.cluster
         return {
+            "node": base.node_id,
+            **({} if cluster is None else {"cluster": cluster.stats()}),
             "tables": len(manager.tables),
             "moves": manager.moves,
             "errors": manager.errors,
@@ -459,6 +476,11 @@ def create_app(
             "connections": sum(len(t.connections) for t in manager.tables.values()),
             "failed": manager.failed,
         }
+
+    @app.get("/api/health")
+    async def health(request: Request) -> Json:
+        """Ready to serve: for a load balancer's health checks."""
+        return {"ok": True, "node": base.node_id}
 
     @app.websocket("/ws/{table_id}")
     async def play(websocket: WebSocket, table_id: str) -> None:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from shedkit.server.bots import BotPool
+    from shedkit.server.cluster import Cluster
     from shedkit.server.hub import Connection
     from shedkit.server.settings import Settings, TokenBucket
     from shedkit.server.storage import Storage
@@ -44,6 +45,8 @@ class RoomBase:
     pool: BotPool
     # Open WebSockets per client and per address, for their caps.
     sockets: dict[str, int]
+    # This node's part in a cluster, or None on a single node.
+    cluster: Cluster | None
 
     # Lobby
     def table(self, table_id: str) -> TableRuntime:

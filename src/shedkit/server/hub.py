@@ -8,6 +8,7 @@ connection's outbox once they are committed, in order. Chat lines travel the sam
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from dataclasses import dataclass, field
 from functools import partial
@@ -45,10 +46,17 @@ OUTBOX: Final = 256
 
 
 class Sender(Protocol):
-    """What the manager needs of a WebSocket: send one JSON text."""
+    """What the manager needs of a WebSocket: send one JSON text, close with a code.
+
+    A browser's WebSocket, or on a cluster the relay to a socket held by another node.
+    """
 
     async def send_text(self, data: str) -> None:
         """Send one text message."""
+        ...
+
+    async def close(self, code: int = 1000, reason: str | None = None) -> None:
+        """Close the connection with ``code``."""
         ...
 
 
@@ -71,6 +79,9 @@ class Connection:
     closed: bool = False
     # A state asked for while writes were pending goes out once they are committed.
     pending_state: bool = False
+    # On a cluster the node the socket reached counts it against the client and address
+    # caps; the table's owner counts it against the table's cap only.
+    caps_elsewhere: bool = False
 
     def allow(self) -> bool:
         """Token bucket: True if this message is within the rate limit."""
@@ -92,6 +103,14 @@ class Connection:
         except asyncio.QueueFull:
             self.closed = True
 
+    def shut(self, code: int) -> None:
+        """Close with ``code`` once what is queued is sent (an empty text wakes the writer)."""
+        if self.closed:
+            return
+        self.close_code, self.closed = code, True
+        with contextlib.suppress(asyncio.QueueFull):
+            self.outbox.put_nowait("")
+
 
 class Hub(RoomBase):
     """Connections: admitted under caps, bound to seats, sent each change once committed."""
@@ -103,11 +122,12 @@ class Hub(RoomBase):
         a thousand sockets, and forged cookies still share their address's cap.
         """
         s = self.settings
-        checks = (
-            (len(table.connections), s.ws_per_table, "table"),
-            (self.sockets.get(conn.client, 0), s.ws_per_client, "client"),
-            (self.sockets.get(conn.address, 0), s.ws_per_address, "address"),
-        )
+        checks = [(len(table.connections), s.ws_per_table, "table")]
+        if not conn.caps_elsewhere:
+            checks += [
+                (self.sockets.get(conn.client, 0), s.ws_per_client, "client"),
+                (self.sockets.get(conn.address, 0), s.ws_per_address, "address"),
+            ]
         for count, limit, reason in checks:
             if count >= limit:
                 raise ServerError(
@@ -116,11 +136,15 @@ class Hub(RoomBase):
                     429,
                     {"limit": limit, "reason": reason},
                 )
+        if conn.caps_elsewhere:
+            return
         for key in {conn.client, conn.address}:
             self.sockets[key] = self.sockets.get(key, 0) + 1
 
     def release(self, conn: Connection) -> None:
         """Uncount a WebSocket that `admit` counted."""
+        if conn.caps_elsewhere:
+            return
         for key in {conn.client, conn.address}:
             left = self.sockets.get(key, 0) - 1
             if left > 0:

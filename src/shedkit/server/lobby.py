@@ -170,6 +170,8 @@ class Lobby(RoomBase):
         if seed is not None and not 0 <= seed < 2**63:
             raise ServerError("bad_seed", "a seed is a whole number from 0 to 2**63 - 1")
         table_id = secrets.token_urlsafe(6)
+        if self.cluster is not None:
+            self.cluster.hold_new(table_id, client)
         table = TableRuntime(
             id=table_id,
             game_name=game,

@@ -124,6 +124,8 @@ class Manager(Lobby, Play, Runner, Hub, Store):
         self.sockets: dict[str, int] = {}
         # Tables closed because their row could not be stored.
         self.failed = 0
+        #: Set by the app on a cluster (`shedkit.server.cluster`).
+        self.cluster = None
         storage.on_bad_row = self._bad_row
 
     def start(self) -> None:
@@ -134,15 +136,20 @@ class Manager(Lobby, Play, Runner, Hub, Store):
         """
         self.loop = asyncio.get_running_loop()
         for table in self.tables.values():
-            for seat, info in enumerate(table.seats):
-                if info.token_hash is not None:
-                    self._away_later(table, seat)
-            self._kick(table)
-            self._arm_clocks(table)
+            self.resume(table)
         self.sweeper = self.loop.create_task(self._sweep())
 
+    def resume(self, table: TableRuntime) -> None:
+        """Set a restored table's bots and clock going; its players count as away until back."""
+        for seat, info in enumerate(table.seats):
+            if info.token_hash is not None:
+                self._away_later(table, seat)
+        self._kick(table)
+        self._arm_clocks(table)
+
     async def stop(self) -> None:
-        """Stop the bots, clocks and sweep, and commit every table."""
+        """Stop the bots, clocks and sweep, and commit every table (and on a cluster, hand
+        the tables back)."""
         if self.sweeper is not None:
             self.sweeper.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -158,3 +165,5 @@ class Manager(Lobby, Play, Runner, Hub, Store):
         # Bounded: what is not committed by then was never acknowledged either.
         if not self.storage.flush(timeout=4.0):
             log.error("storage: shutting down with writes not committed")
+        if self.cluster is not None:
+            await self.cluster.stop()

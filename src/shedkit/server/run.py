@@ -14,9 +14,11 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import math
+import re
 from typing import Any
 
 import uvicorn
+from sqlalchemy.engine import make_url
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from shedkit.server.app import create_app
@@ -116,7 +118,15 @@ def serve(
     base = dataclasses.replace(base, trusted_hosts=names)
     app = create_app(url, tune_gc=True, settings=base)
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
-    message = f"shedkit: open http://{shown}:{port}/ in a browser (database {url}); Ctrl-C stops"
+    # Passwords in the URLs stay out of the terminal and the logs.
+    where = make_url(url).render_as_string(hide_password=True)
+    message = f"shedkit: open http://{shown}:{port}/ in a browser (database {where}); Ctrl-C stops"
+    if base.cluster_url is not None:
+        redis = re.sub(r"//([^:@/]*):[^@/]*@", r"//\1:***@", base.cluster_url)
+        message = (
+            f"shedkit: node {base.node_id} of the cluster at {redis}, serving "
+            f"http://{shown}:{port}/ (database {where}); Ctrl-C stops this node"
+        )
 
     def say(text: str) -> None:
         if out is not None:

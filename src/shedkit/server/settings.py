@@ -6,6 +6,7 @@ table waits for a player, how many tables a client may open, how big a request m
 
 from __future__ import annotations
 
+import re
 import time
 from dataclasses import dataclass, field
 from typing import Final
@@ -14,6 +15,8 @@ __all__ = ["LOOPBACK_HOSTS", "Settings", "TokenBucket"]
 
 #: Host names a server bound to loopback answers to by default.
 LOOPBACK_HOSTS: Final = ("localhost", "127.0.0.1", "::1", "[::1]")
+#: A cluster node's name.
+NODE_ID: Final = re.compile(r"[A-Za-z0-9_-]{1,32}")
 
 
 @dataclass(frozen=True)
@@ -68,6 +71,11 @@ class Settings:
     request_timeout: float = 10.0
     keep_alive: int = 5
     shutdown_grace: float = 3.0
+    # A cluster (`shedkit.server.cluster`): Redis's URL (None: a single node), this node's
+    # name, and how long its hold on a table lasts without renewal.
+    cluster_url: str | None = None
+    node_id: str = ""
+    lease_ttl: float = 5.0
 
     def __post_init__(self) -> None:
         if self.turn_clock < 0 or self.time_bank < 0:
@@ -83,6 +91,17 @@ class Settings:
             raise ValueError("max_head is at least 1024 bytes and max_headers at least 10")
         if self.request_timeout <= 0 or self.keep_alive < 1:
             raise ValueError("request_timeout and keep_alive are positive")
+        if self.cluster_url is not None:
+            if not self.cluster_url.startswith(("redis://", "rediss://", "unix://")):
+                raise ValueError(
+                    f"--cluster is a Redis URL (redis://HOST:PORT/DB), not {self.cluster_url!r}"
+                )
+            if not NODE_ID.fullmatch(self.node_id):
+                raise ValueError(
+                    f"--node-id is 1 to 32 letters, digits, '-' or '_', not {self.node_id!r}"
+                )
+            if not 0.5 <= self.lease_ttl <= 300:
+                raise ValueError(f"--lease is 0.5 to 300 seconds, not {self.lease_ttl:g}")
 
 
 @dataclass

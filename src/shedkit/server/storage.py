@@ -16,6 +16,12 @@ row that cannot be encoded or written is set aside, logged once with its table, 
 reported through `Storage.on_bad_row` (the server closes that table); every
 other row is committed and acknowledged. Only a database that cannot be reached
 makes the writer retry the whole batch.
+
+On a cluster (`shedkit.server.leases`), a node writes a table only while it holds the
+table's lease: each batch locks the lease rows of its tables and checks them against the
+node's fencing tokens (`Storage.fences`) in the same transaction. The rows of a table
+another node has taken over are dropped, never written, and reported through
+`Storage.on_lost`; so a node that lost a table cannot overwrite its new owner's moves.
 """
 
 from __future__ import annotations
@@ -28,53 +34,37 @@ from typing import Any
 
 import orjson
 from sqlalchemy import (
-    JSON,
-    Column,
     Engine,
-    Float,
-    Integer,
-    MetaData,
-    String,
-    Table,
     create_engine,
+    delete,
     event,
     insert,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DisconnectionError, InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 
-__all__ = ["DEFAULT_URL", "Storage", "json_text"]
+from shedkit.server.schema import Fence, db_now, deals_t, leases_t, metadata, tables_t
+
+__all__ = [
+    "DEFAULT_URL",
+    "Fence",
+    "Storage",
+    "db_now",
+    "deals_t",
+    "json_text",
+    "leases_t",
+    "metadata",
+    "tables_t",
+]
 
 log = logging.getLogger("shedkit.server")
 
 #: A SQLite file in the working directory.
 DEFAULT_URL = "sqlite:///shedkit.db"
-
-metadata = MetaData()
-
-tables_t = Table(
-    "shedkit_tables",
-    metadata,
-    Column("id", String(32), primary_key=True),
-    Column("game", String(32), nullable=False),
-    Column("created", Float, nullable=False),
-    Column("updated", Float, nullable=False),
-    Column("data", JSON, nullable=False),
-)
-
-deals_t = Table(
-    "shedkit_deals",
-    metadata,
-    Column("table_id", String(32), primary_key=True),
-    Column("number", Integer, primary_key=True),
-    Column("match", Integer, nullable=False),
-    Column("game", String(32), nullable=False),
-    Column("created", Float, nullable=False),
-    Column("record", JSON, nullable=False),
-)
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -146,7 +136,13 @@ class Storage:
         )
         if parsed.drivername.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
-        metadata.create_all(self.engine)
+        if self.engine.dialect.name == "postgresql":
+            # Nodes of a cluster starting together would race to create the same tables.
+            with self.engine.begin() as conn:
+                conn.execute(text("SELECT pg_advisory_xact_lock(7411)"))
+                metadata.create_all(conn)
+        else:
+            metadata.create_all(self.engine)
         self._upsert = _table_upsert(self.engine.dialect.name)
         self._cond = threading.Condition()
         self._tables: dict[str, tuple[str, float, dict[str, Any]]] = {}
@@ -158,6 +154,15 @@ class Storage:
         self.on_bad_row: Callable[[str], None] | None = None
         # Tables whose row was set aside: only their closing mark is written any more.
         self._failed: set[str] = set()
+        #: On a cluster, the tables this node holds and its token for each; ``None`` (one
+        #: node) writes every row unchecked.
+        self.fences: dict[str, Fence] | None = None
+        #: On a cluster, the creator of each table created here (its lease row's ``creator``).
+        self.creators: dict[str, str] = {}
+        #: How long a lease made by the writer lasts (the cluster renews it).
+        self.lease_ttl = 5.0
+        #: Called from the writer thread with a table's id when another node holds it now.
+        self.on_lost: Callable[[str], None] | None = None
         self._thread = threading.Thread(target=self._run, name="shedkit-storage", daemon=True)
         self._thread.start()
 
@@ -238,7 +243,7 @@ class Storage:
                 self._tables, self._deals, self._after = {}, [], []
                 self._busy = True
             try:
-                bad = self._store(tables, deals)
+                bad, lost = self._store(tables, deals)
             except _UNREACHABLE:
                 log.exception("storage: the database is out of reach; retrying")
                 with self._cond:
@@ -252,6 +257,8 @@ class Storage:
                 # no state that was not stored goes out.
                 for table_id in bad:
                     self._set_aside(table_id)
+                for table_id in lost:
+                    self._lose(table_id)
                 # Everything else queued before these callbacks is now committed.
                 for callback in after:
                     try:
@@ -265,9 +272,10 @@ class Storage:
 
     def _store(
         self, tables: dict[str, tuple[str, float, dict[str, Any]]], deals: list[dict[str, Any]]
-    ) -> list[str]:
-        """Write a batch; return the tables whose rows were set aside."""
+    ) -> tuple[list[str], set[str]]:
+        """Write a batch; return the tables whose rows were set aside, and those lost."""
         bad: dict[str, str] = {}
+        lost: set[str] = set()
         rows: list[tuple[str, str, float, str]] = []
         for key, (game, when, data) in tables.items():
             try:
@@ -284,25 +292,26 @@ class Storage:
         rows = [r for r in rows if r[0] not in bad]
         if rows or records:
             try:
-                self._write(rows, records)
+                lost = self._write(rows, records)
             except _UNREACHABLE:
                 raise
             except Exception:
                 # The database refused something in the batch: find it row by row.
-                self._write_each(rows, records, bad)
+                lost = self._write_each(rows, records, bad)
         for table_id, why in bad.items():
             log.error("storage: table %s set aside: %s", table_id, why)
-        return list(bad)
+        return list(bad), lost
 
     def _write_each(
         self,
         rows: list[tuple[str, str, float, str]],
         records: list[dict[str, Any]],
         bad: dict[str, str],
-    ) -> None:
+    ) -> set[str]:
+        lost: set[str] = set()
         for record in records:
             try:
-                self._write([], [record])
+                lost |= self._write([], [record])
             except _UNREACHABLE:
                 raise
             except Exception as err:
@@ -311,11 +320,12 @@ class Storage:
             if row[0] in bad:
                 continue
             try:
-                self._write([row], [])
+                lost |= self._write([row], [])
             except _UNREACHABLE:
                 raise
             except Exception as err:
                 bad[row[0]] = f"its row was refused ({err})"
+        return lost
 
     def _set_aside(self, table_id: str) -> None:
         if table_id in self._failed:
@@ -333,8 +343,82 @@ class Storage:
             except Exception:
                 log.exception("storage: reporting table %s failed", table_id)
 
-    def _write(self, rows: list[tuple[str, str, float, str]], deals: list[dict[str, Any]]) -> None:
+    def _lose(self, table_id: str) -> None:
+        with self._cond:
+            self._tables.pop(table_id, None)
+            self._deals[:] = [d for d in self._deals if d["table_id"] != table_id]
+        if self.fences is not None:
+            self.fences.pop(table_id, None)
+        report = self.on_lost
+        if report is not None:
+            try:
+                report(table_id)
+            except Exception:
+                log.exception("storage: reporting table %s lost failed", table_id)
+
+    def _fenced(
+        self,
+        conn: Any,
+        rows: list[tuple[str, str, float, str]],
+        deals: list[dict[str, Any]],
+    ) -> set[str]:
+        """Lock the batch's leases; return the tables this node no longer holds.
+
+        A table created here has no lease row before its first write: the row is made in
+        the same transaction, so a table exists on the cluster only with its owner.
+        """
+        fences = self.fences
+        assert fences is not None
+        ids = {r[0] for r in rows} | {d["table_id"] for d in deals}
+        held = {
+            r.table_id: (r.owner, r.fence)
+            for r in conn.execute(
+                select(leases_t.c.table_id, leases_t.c.owner, leases_t.c.fence)
+                .where(leases_t.c.table_id.in_(ids))
+                .with_for_update()
+            )
+        }
+        lost = set()
+        for table_id in ids:
+            mine = fences.get(table_id)
+            if mine is not None and held.get(table_id) == mine:
+                continue
+            if mine is not None and mine[1] == 1 and table_id not in held:
+                conn.execute(
+                    insert(leases_t).values(
+                        table_id=table_id,
+                        owner=mine[0],
+                        fence=1,
+                        expires=db_now() + self.lease_ttl,
+                        creator=self.creators.get(table_id, ""),
+                    )
+                )
+                continue
+            lost.add(table_id)
+        return lost
+
+    def _write(
+        self, rows: list[tuple[str, str, float, str]], deals: list[dict[str, Any]]
+    ) -> set[str]:
+        """Write rows and deals in one transaction; return the tables lost (cluster)."""
+        closed: list[str] = []
         with self.engine.begin() as conn:
+            lost: set[str] = set()
+            if self.fences is not None:
+                lost = self._fenced(conn, rows, deals)
+                rows = [r for r in rows if r[0] not in lost]
+                deals = [d for d in deals if d["table_id"] not in lost]
+                # A closed table's lease goes with it: it is no longer anyone's to restore.
+                for table_id, _game, _when, data in rows:
+                    if '"status":"closed"' in data:
+                        fence = self.fences.get(table_id)
+                        if fence is not None:
+                            closed.append(table_id)
+                            conn.execute(
+                                delete(leases_t).where(
+                                    leases_t.c.table_id == table_id, leases_t.c.fence == fence[1]
+                                )
+                            )
             if deals:
                 conn.execute(insert(deals_t), deals)
             upsert = self._upsert
@@ -346,7 +430,7 @@ class Storage:
                     for key, game, when, data in rows
                 ]
                 conn.execute(upsert, values)
-                return
+                rows = []
             for table_id, game, when, data in rows:
                 done = conn.execute(
                     update(tables_t)
@@ -359,6 +443,11 @@ class Storage:
                             id=table_id, game=game, created=when, updated=when, data=data
                         )
                     )
+        # Committed: a closed table is no longer this node's to renew.
+        if self.fences is not None:
+            for table_id in closed:
+                self.fences.pop(table_id, None)
+        return lost
 
     # -- reads -----------------------------------------------------------------
 
@@ -368,6 +457,13 @@ class Storage:
         with self.engine.connect() as conn:
             rows = conn.execute(select(tables_t.c.id, tables_t.c.data).order_by(tables_t.c.created))
             return [(r.id, dict(r.data)) for r in rows]
+
+    def load_table(self, table_id: str) -> dict[str, Any] | None:
+        """One stored table's row, or ``None``."""
+        self.flush()
+        with self.engine.connect() as conn:
+            row = conn.execute(select(tables_t.c.data).where(tables_t.c.id == table_id)).first()
+            return None if row is None else dict(row.data)
 
     def load_deals(self, table_id: str) -> list[dict[str, Any]]:
         """The finished deals of a table in order: ``number``, ``match`` and ``record``."""

@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import json
 import logging
+from collections.abc import Awaitable, Callable
 from typing import Final
 from urllib.parse import urlsplit
 
@@ -20,7 +21,7 @@ from shedkit.server.errors import ServerError, error_message
 from shedkit.server.inputs import check_json
 from shedkit.server.manager import MAX_MESSAGE, Connection, Manager, TableRuntime
 
-__all__ = ["CLIENT_COOKIE", "handle", "origin_allowed", "serve_socket"]
+__all__ = ["CLIENT_COOKIE", "handle", "origin_allowed", "serve_socket", "session"]
 
 log = logging.getLogger("shedkit.server")
 
@@ -39,40 +40,89 @@ def origin_allowed(origin: str | None, host: str | None, allowed: tuple[str, ...
 async def serve_socket(
     websocket: WebSocket, table_id: str, allowed_origins: tuple[str, ...]
 ) -> None:
-    """Serve one WebSocket of table ``table_id`` until it closes."""
+    """Serve one WebSocket of table ``table_id`` until it closes.
+
+    On a cluster, a table held by another node is reached through the relay
+    (`shedkit.server.cluster`): the socket is counted here against the client and
+    address caps, and the owner sees it as one of its connections.
+    """
     host = websocket.headers.get("host")
     if not origin_allowed(websocket.headers.get("origin"), host, allowed_origins):
         await websocket.close(code=4403)  # a page of another site may not play here
         return
     await websocket.accept()
     manager: Manager = websocket.app.state.manager
-    table = manager.tables.get(table_id)
-    if table is None:
-        missing = ServerError("not_found", f"no table {table_id!r}", data={"table": table_id})
-        await websocket.send_text(error_message(missing))
-        await websocket.close(code=4404)
-        return
     cookie = websocket.cookies.get(CLIENT_COOKIE)
     address = "a:" + (websocket.client.host if websocket.client else "")
     client = "c:" + cookie if cookie and len(cookie) <= 64 else address
-    conn = Connection(websocket, table_id, client=client, address=address)
+    cluster = manager.cluster
+    table = manager.tables.get(table_id)
+    owner = None
+    try:
+        if table is None and cluster is not None:
+            owner = await cluster.locate(table_id)
+            table = manager.tables.get(table_id)
+        if table is None and owner is None:
+            raise ServerError("not_found", f"no table {table_id!r}", 404, {"table": table_id})
+        if cluster is not None:
+            await cluster.admit_socket(client, address)
+    except ServerError as err:
+        await websocket.send_text(error_message(err))
+        await websocket.close(code=4404 if err.code == "not_found" else 4429)
+        return
+
+    async def receive() -> str | None:
+        message = await websocket.receive()
+        if message["type"] == "websocket.disconnect":
+            return None
+        raw = message.get("text")
+        if raw is None:
+            data = message.get("bytes") or b""
+            raw = data.decode("utf-8", "replace")
+        return str(raw)
+
+    try:
+        if owner is not None and table is None:
+            assert cluster is not None
+            await cluster.relay.serve(websocket, receive, table_id, owner, client, address)
+        else:
+            assert table is not None
+            conn = Connection(
+                websocket, table_id, client=client, address=address, caps_elsewhere=bool(cluster)
+            )
+            await session(manager, table, conn, receive)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        if cluster is not None:
+            cluster.release_socket(client, address)
+
+
+async def session(
+    manager: Manager,
+    table: TableRuntime,
+    conn: Connection,
+    receive: Callable[[], Awaitable[str | None]],
+) -> None:
+    """One connection at a table it holds: admitted, fed ``receive``'s messages, released.
+
+    ``receive`` gives each message as text, ``None`` once the socket closed. The same for
+    a browser's socket and, on a cluster, a socket held by another node.
+    """
     try:
         manager.admit(table, conn)
     except ServerError as err:
-        await websocket.send_text(error_message(err))
-        await websocket.close(code=4429)
+        with contextlib.suppress(WebSocketDisconnect, RuntimeError):
+            await conn.sender.send_text(error_message(err))
+            await conn.sender.close(code=4429)
         return
-    writer = asyncio.create_task(_writer(websocket, conn))
+    writer = asyncio.create_task(_writer(conn))
     try:
         manager.connect(table, conn)
         while not conn.closed:
-            message = await websocket.receive()
-            if message["type"] == "websocket.disconnect":
-                break
-            raw = message.get("text")
+            raw = await receive()
             if raw is None:
-                data = message.get("bytes") or b""
-                raw = data.decode("utf-8", "replace")
+                break
             handle(manager, table, conn, raw)
     except WebSocketDisconnect:
         pass
@@ -88,14 +138,15 @@ async def serve_socket(
             await writer
 
 
-async def _writer(websocket: WebSocket, conn: Connection) -> None:
+async def _writer(conn: Connection) -> None:
     """Send a connection's queued messages in order; close it when it fell too far behind."""
     try:
         while True:
             message = await conn.outbox.get()
-            await websocket.send_text(message)
+            if message:
+                await conn.sender.send_text(message)
             if conn.closed and conn.outbox.empty():
-                await websocket.close(code=conn.close_code)
+                await conn.sender.close(code=conn.close_code)
                 return
     except (WebSocketDisconnect, RuntimeError):
         conn.closed = True

@@ -1,0 +1,112 @@
+"""Leases and fencing tokens in PostgreSQL: a node that lost a table can no longer write it.
+
+Runs when ``SHEDKIT_TEST_PG_URL`` names a PostgreSQL database (``make test`` sets it).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+
+import pytest
+from sqlalchemy import update
+
+from shedkit.server.leases import Leases
+from shedkit.server.storage import Storage, leases_t
+from tests.server.cluster_nodes import PG_URL, drop_database, fresh_database
+
+pytestmark = pytest.mark.skipif(not PG_URL, reason="SHEDKIT_TEST_PG_URL is not set")
+
+
+@pytest.fixture
+def db() -> Iterator[str]:
+    url = fresh_database(PG_URL or "")
+    yield url
+    drop_database(url)
+
+
+def node(db: str, name: str, ttl: float = 60.0) -> tuple[Storage, Leases, list[str]]:
+    """A node's storage (fenced) and leases; the list collects the tables it is told it lost."""
+    storage = Storage(db)
+    storage.fences = {}
+    storage.lease_ttl = ttl
+    lost: list[str] = []
+    storage.on_lost = lost.append
+    return storage, Leases(storage.engine, name, ttl), lost
+
+
+def lapse(leases: Leases, table_id: str) -> None:
+    with leases.engine.begin() as conn:
+        conn.execute(update(leases_t).where(leases_t.c.table_id == table_id).values(expires=0.0))
+
+
+def test_the_first_write_makes_the_lease_and_a_stale_owner_cannot_write(db: str) -> None:
+    a, leases_a, lost_a = node(db, "a.1")
+    b, leases_b, lost_b = node(db, "b.1")
+    try:
+        a.fences["t1"] = ("a.1", 1)
+        a.creators["t1"] = "c:someone"
+        a.save_table("t1", "doudizhu", {"status": "playing", "n": 1})
+        assert a.flush(10)
+        assert leases_b.holder("t1") is not None and leases_b.holder("t1").owner == "a.1"  # type: ignore[union-attr]
+        assert leases_b.count() == 1 and leases_b.count("c:someone") == 1
+        # Not lapsed yet: nobody else may take it.
+        assert leases_b.claim_one("t1") is None and leases_b.claim(10) == []
+        lapse(leases_a, "t1")
+        fence = leases_b.claim_one("t1")
+        assert fence == 2
+        b.fences["t1"] = ("b.1", 2)
+        # The old owner wakes up and writes: refused, reported, never stored.
+        a.save_table("t1", "doudizhu", {"status": "playing", "n": 99})
+        a.add_deal("t1", 1, 0, "doudizhu", {"moves": ["x"]})
+        assert a.flush(10)
+        assert lost_a == ["t1"] and "t1" not in a.fences
+        assert b.load_table("t1") == {"status": "playing", "n": 1}
+        assert b.load_deals("t1") == []
+        # The new owner writes; its renewal keeps the table, the old owner's reports it lost.
+        b.save_table("t1", "doudizhu", {"status": "playing", "n": 2})
+        assert b.flush(10) and lost_b == []
+        assert b.load_table("t1") == {"status": "playing", "n": 2}
+        assert leases_b.renew(dict(b.fences)) == set()
+        assert leases_a.renew({"t1": ("a.1", 1)}) == {"t1"}
+    finally:
+        a.close()
+        b.close()
+
+
+def test_a_table_not_yet_written_is_not_lost_and_a_closed_one_lets_go(db: str) -> None:
+    a, leases, lost = node(db, "a.1")
+    try:
+        a.fences["t2"] = ("a.1", 1)
+        assert leases.renew(dict(a.fences)) == set()  # its first write is still queued
+        a.save_table("t2", "president", {"status": "playing"})
+        assert a.flush(10)
+        a.save_table("t2", "president", {"status": "closed"})
+        assert a.flush(10)
+        assert leases.holder("t2") is None and "t2" not in a.fences and lost == []
+    finally:
+        a.close()
+
+
+def test_claims_share_lapsed_tables_and_adopt_gives_old_tables_a_lease(db: str) -> None:
+    plain = Storage(db)  # a single node's tables, written before the cluster
+    for i in range(6):
+        plain.save_table(f"old{i}", "dominoes", {"status": "playing", "creator": "a:x"})
+    plain.save_table("gone", "dominoes", {"status": "closed"})
+    plain.close()
+    a, leases_a, _ = node(db, "a.1")
+    b, leases_b, _ = node(db, "b.1")
+    try:
+        assert leases_a.adopt() == 6 and leases_b.adopt() == 0
+        assert leases_a.count("a:x") == 6
+        mine = leases_a.claim(4)
+        theirs = leases_b.claim(10)
+        assert len(mine) == 4 and len(theirs) == 2
+        assert {t for t, _ in mine}.isdisjoint(t for t, _ in theirs)
+        assert all(f == 1 for _, f in mine + theirs)
+        leases_a.hand_back({t: ("a.1", f) for t, f in mine})
+        time.sleep(0.01)
+        assert len(leases_b.claim(10)) == 4
+    finally:
+        a.close()
+        b.close()
