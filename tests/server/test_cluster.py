@@ -12,6 +12,7 @@ import contextlib
 import json
 import random
 import time
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -285,3 +286,52 @@ def check_history(nodes: Nodes, tables: dict[str, str], players: list[Player]) -
             assert not leaked, f"hidden cards {sorted(leaked)} reached seat 0"
             checked += 1
     return {"messages_checked": checked, "states_checked": states, "tables": len(tables)}
+
+
+def test_a_browser_plays_on_through_a_failover(browser: Any) -> None:
+    """A person at the web table, on a node that does not hold the table, sees the room go
+    on when the owner is killed: the page reconnects, the seat is still theirs, the deal
+    goes on. Screenshots before and after: build/test-artifacts/cluster-*.png."""
+    from tests.server.browser import CHROMIUM, DESKTOP, take_seat, take_turn
+
+    if not Path(CHROMIUM).exists():
+        pytest.skip("Debian's chromium is not installed (make test does)")
+    with cluster("browser", 2) as nodes:
+        a, b = nodes.alive()
+        body = {"game": "doudizhu", "bots": 2, "seed": 8, "deals": 50}
+        tid = httpx.post(f"{a.url}/api/tables", json=body).json()["id"]
+        page = browser.new_page(viewport=DESKTOP)
+        take_seat(page, b.url, tid, "Ana", 0)
+        shown = "() => window.shedkit.state && window.shedkit.state.view"
+        page.wait_for_function(shown)
+        before = page.evaluate("() => window.shedkit.state.state_id")
+        Path("build/test-artifacts").mkdir(parents=True, exist_ok=True)
+        page.screenshot(path="build/test-artifacts/cluster-before.png")
+        nodes.kill(a.name)
+        # The page's socket was relayed by node b to node a: node b closes it once node a
+        # is silent, takes the table over, and the page reconnects and says hello again.
+        deadline = time.monotonic() + 10
+        while owner_of(nodes, tid) != b.name:
+            assert time.monotonic() < deadline, "node b did not take the table over"
+            time.sleep(0.1)
+        # The relayed socket is closed; the page's new one is node b's own.
+        while httpx.get(f"{b.url}/api/stats").json()["cluster"]["relayed_here"]:
+            assert time.monotonic() < deadline + 10, "node b kept relaying to a dead node"
+            time.sleep(0.1)
+        page.wait_for_function(
+            "() => window.shedkit.status === 'open' && window.shedkit.state.you === 0",
+            timeout=30_000,
+        )
+        page.wait_for_function(f"() => window.shedkit.state.state_id >= {before}")
+        # Play on through the page, as a person does: the deal moves past the kill.
+        checked: dict[str, bool] = {}
+        while page.evaluate("() => window.shedkit.state.state_id") <= before + 2:
+            page.wait_for_function(
+                "() => { const v = window.shedkit.state.view;"
+                " return v.current_player === 0 || v.is_over }"
+            )
+            if page.evaluate("() => window.shedkit.state.view.is_over"):
+                break
+            take_turn(page, checked)
+        page.screenshot(path="build/test-artifacts/cluster-after.png")
+        page.close()

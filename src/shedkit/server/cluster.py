@@ -221,6 +221,7 @@ class Cluster:
         self.fences[table_id] = (self.me, fence)
         manager.tables[table_id] = table
         manager.resume(table)
+        self.relay.moved_here(table_id)
         self.claimed += 1
         log.info("cluster: node %s took table %s over (fence %d)", self.node_id, table_id, fence)
 

@@ -130,6 +130,12 @@ class Relay:
         for remote in list(self.remotes.values()):
             remote.conn.shut(MOVED)
 
+    def moved_here(self, table_id: str) -> None:
+        """This node took ``table_id`` over: its sockets relayed to the old owner reconnect."""
+        for relay in list(self.relays.values()):
+            if relay.conn.table_id == table_id:
+                relay.conn.shut(MOVED)
+
     def drop_dead(self, alive: set[str]) -> None:
         """Close the relays whose owner, and end the sessions whose edge, is not ``alive``."""
         for relay in list(self.relays.values()):
