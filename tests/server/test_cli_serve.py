@@ -39,6 +39,54 @@ def test_serve_passes_host_port_and_database(
     assert "http://localhost:8123/" in out and url in out
 
 
+@pytest.mark.parametrize(
+    ("extra", "said"),
+    [
+        (["--cluster", "http://127.0.0.1:6379"], "--cluster is a Redis URL"),
+        (["--cluster", "redis://127.0.0.1:6379/0"], "add --db postgresql://"),
+        (
+            [
+                "--cluster",
+                "redis://127.0.0.1:6379/0",
+                "--db",
+                "postgresql://h/db",
+                "--node-id",
+                "a b",
+            ],
+            "--node-id is 1 to 32 letters",
+        ),
+        (
+            [
+                "--cluster",
+                "redis://127.0.0.1:6379/0",
+                "--db",
+                "postgresql://h/db",
+                "--lease",
+                "0.1",
+            ],
+            "--lease is 0.5 to 300 seconds",
+        ),
+    ],
+)
+def test_serve_explains_a_bad_cluster_setting(
+    capsys: pytest.CaptureFixture[str], extra: list[str], said: str
+) -> None:
+    assert main(["serve", *extra]) == 2
+    assert said in capsys.readouterr().err
+
+
+def test_serve_as_a_cluster_node_says_so_and_hides_passwords(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(AnnouncingServer, "run", lambda self: self.announce())
+    db = "postgresql://shedkit:secret@db.example/shedkit"
+    argv = ["serve", "--port", "8124", "--db", db, "--cluster", "redis://:hush@redis:6379/0"]
+    assert main([*argv, "--node-id", "n-1"]) == 0
+    out = capsys.readouterr().out
+    assert "node n-1 of the cluster" in out and "http://localhost:8124/" in out
+    assert "secret" not in out and "hush" not in out
+
+
 def test_serve_rejects_a_bad_port(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["serve", "--port", "eighty"]) == 2
     assert "invalid int value" in capsys.readouterr().err

@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 import orjson
 from redis.asyncio import Redis
+from redis.exceptions import RedisError
 
 from shedkit.core.errors import ShedkitError
 from shedkit.protocol.views import Json
@@ -134,6 +135,10 @@ class Cluster:
     async def start(self) -> None:
         """Join the cluster: presence, the node's channel, lease renewal and claims."""
         self.loop = asyncio.get_running_loop()
+        try:
+            await self.redis.ping()
+        except RedisError as err:
+            raise RuntimeError(f"the cluster's Redis does not answer ({err})") from err
         storage = self.manager.storage
         storage.fences = self.fences
         storage.lease_ttl = self.ttl

@@ -235,9 +235,13 @@ class Relay:
                 raw = await receive()
                 if raw is None:
                     break
-                if len(raw) > 2 * MAX_MESSAGE or not guard.allow():
-                    conn.post(error_message(ServerError("rate_limited", "slow down")))
+                if len(raw) > MAX_MESSAGE:  # answered here as the owner would, kept off Redis
+                    text = f"messages are at most {MAX_MESSAGE} characters"
+                    limit = {"limit": MAX_MESSAGE}
+                    conn.post(error_message(ServerError("too_large", text, data=limit)))
                     continue
+                if not guard.allow():
+                    continue  # far past the owner's own limit, which has said so already
                 self.send(owner, "m", cid, raw)
         finally:
             self.relays.pop(cid, None)

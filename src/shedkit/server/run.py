@@ -138,8 +138,12 @@ def serve(
     try:
         server.run()
     except SystemExit:
-        # uvicorn has logged why it could not listen (a busy port, a bad address).
-        say(f"shedkit serve: could not listen on {host}:{port}; try another --port or --host")
+        if getattr(getattr(server, "lifespan", None), "startup_failed", False):
+            # The app could not start (its database or, on a cluster, Redis): logged above.
+            say("shedkit serve: the server could not start; the error is above")
+        else:
+            # uvicorn has logged why it could not listen (a busy port, a bad address).
+            say(f"shedkit serve: could not listen on {host}:{port}; try another --port or --host")
         return 1
     return 0
 
