@@ -13,6 +13,13 @@ PORT ?= 8000
 HOST ?= 127.0.0.1
 # `make cluster` starts NODES nodes on loopback, on ports PORT+1 to PORT+NODES.
 NODES ?= 3
+# `make run COMPILED=1` serves with the compiled build (.venv-compiled, made by `make compiled`
+# when it is missing or older than the sources); a plain `make run` never builds it.
+COMPILED ?= 0
+COMPILED_VENV := .venv-compiled
+COMPILED_BIN := $(COMPILED_VENV)/bin
+COMPILED_STAMP := $(COMPILED_VENV)/.installed
+RUN_BIN := $(if $(filter 1,$(COMPILED)),$(COMPILED_BIN),$(BIN))
 
 .PHONY: run cluster test test-compiled compiled lint typecheck pytest docs bench clean
 
@@ -38,9 +45,9 @@ $(BENCH_STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
 	touch $@
 
-run: $(SERVER_STAMP)
-	@echo "The shedkit command is $(BIN)/shedkit; 'source $(BIN)/activate' puts it on PATH."
-	$(BIN)/shedkit serve --host $(HOST) --port $(PORT)
+run: $(if $(filter 1,$(COMPILED)),$(COMPILED_STAMP),$(SERVER_STAMP))
+	@echo "The shedkit command is $(RUN_BIN)/shedkit; 'source $(RUN_BIN)/activate' puts it on PATH."
+	$(RUN_BIN)/shedkit serve --host $(HOST) --port $(PORT)
 
 # Nodes of one room on loopback, sharing a PostgreSQL and a Redis that
 # scripts/server-test-deps.sh brings up (and leaves running); Ctrl-C stops the nodes.
@@ -70,8 +77,6 @@ bench: $(BENCH_STAMP)
 
 # The compiled build (mypyc, SHEDKIT_COMPILE=1) lives in its own venv, installed from its
 # wheel (not editable) so that nothing is imported from src/.
-COMPILED_VENV := .venv-compiled
-COMPILED_BIN := $(COMPILED_VENV)/bin
 WHEELHOUSE := build/wheelhouse-compiled
 
 $(COMPILED_BIN)/python:
@@ -84,6 +89,12 @@ compiled: | $(COMPILED_BIN)/python
 	$(COMPILED_BIN)/python -m pip install --quiet --force-reinstall --no-deps $(WHEELHOUSE)/shedkit-*.whl
 	$(COMPILED_BIN)/python -m pip install --quiet "$$(ls $(WHEELHOUSE)/shedkit-*.whl)[dev,bench]"
 	$(COMPILED_BIN)/python -c "import sys, shedkit.core.compiled as c; sys.exit(c.main(['--require']))"
+	touch $(COMPILED_STAMP)
+
+# The wheel holds every file of src/ (the server's pages too): any newer one means a rebuild.
+$(COMPILED_STAMP): pyproject.toml setup.py build_backend/shedkit_backend.py \
+		$(if $(filter 1,$(COMPILED)),$(shell find src -type f -not -path '*/__pycache__/*'))
+	$(MAKE) compiled
 
 # The whole suite against the installed compiled wheel (tests/ only: the doctests of src/ run
 # in `make test`), then a short benchmark of both builds.

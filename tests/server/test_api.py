@@ -14,6 +14,7 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
+import shedkit
 from tests.server.cluster_nodes import PG_URL, REDIS_URL, Nodes, RoundRobin, cluster
 
 
@@ -142,7 +143,9 @@ def test_create_list_get_join_leave(client: TestClient) -> None:
     assert client.get(f"/api/tables/{tid}").json()["seats"][0]["name"] == "Ana"
     assert client.get(f"/api/tables/{tid}/deals").json() == []
     if one_node(client):
-        assert client.get("/api/stats").json()["tables"] == 1
+        stats = client.get("/api/stats").json()
+        assert stats["tables"] == 1
+        assert stats["build"] == ("compiled" if shedkit.compiled else "pure")
 
 
 def test_bot_only_table_plays_and_stores_deals_for_replay(client: TestClient) -> None:

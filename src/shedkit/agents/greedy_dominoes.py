@@ -24,6 +24,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from shedkit.agents.base import register_agent
+from shedkit.core.compiled import mypyc_attr
 from shedkit.dominoes.combos import Move
 from shedkit.dominoes.movegen import board_count, place
 from shedkit.dominoes.view import View
@@ -34,6 +35,7 @@ if TYPE_CHECKING:
 __all__ = ["GreedyDominoes"]
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class GreedyDominoes:
     """Heavy tiles first, keeping its suits and its ability to play; in All Fives the count."""
 

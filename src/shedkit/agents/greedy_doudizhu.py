@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
 from shedkit.agents.base import register_agent
+from shedkit.core.compiled import mypyc_attr
 from shedkit.doudizhu.actions import LIMITS
 from shedkit.doudizhu.combos import BJ, NRANKS, RJ, TWO, Move, card_rank
 from shedkit.doudizhu.options import Options
@@ -308,6 +309,7 @@ def bid_value(counts: list[int] | Counts, opts: Options) -> int:
     return 0
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class GreedyDouDizhu:
     """The ``greedy`` Dou Di Zhu bot: plans its hand and plays the plan (see the module doc)."""
 

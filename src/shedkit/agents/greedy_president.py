@@ -28,6 +28,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Final
 
 from shedkit.agents.base import register_agent
+from shedkit.core.compiled import mypyc_attr
 from shedkit.president.combos import EIGHT, JOKER, Move
 from shedkit.president.view import View
 
@@ -64,6 +65,7 @@ def wants_revolution(counts: list[int], position: list[int]) -> bool:
     return 2 * sum(rest) < 12 * len(rest)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class GreedyPresident:
     """Sheds low groups first, keeps quads for a useful revolution, gives its worst cards."""
 

@@ -464,10 +464,10 @@ def create_app(
     async def stats(request: Request) -> Json:
         """Counters for monitoring and the load benchmark."""
         manager = manager_of(request)
-        cluster = manager.cluster
         return {
             "node": base.node_id,
-            **({} if cluster is None else {"cluster": cluster.stats()}),
+            "build": "compiled" if shedkit.compiled else "pure",  # which build the bots run on
+            **({} if manager.cluster is None else {"cluster": manager.cluster.stats()}),
             "tables": len(manager.tables),
             "moves": manager.moves,
             "errors": manager.errors,

@@ -21,6 +21,7 @@ import uvicorn
 from sqlalchemy.engine import make_url
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+import shedkit
 from shedkit.server.app import create_app
 from shedkit.server.settings import LOOPBACK_HOSTS, Settings
 from shedkit.server.storage import DEFAULT_URL
@@ -120,11 +121,15 @@ def serve(
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
     # Passwords in the URLs stay out of the terminal and the logs.
     where = make_url(url).render_as_string(hide_password=True)
-    message = f"shedkit: open http://{shown}:{port}/ in a browser (database {where}); Ctrl-C stops"
+    # The bots play the same moves on both builds; the compiled one plays them faster.
+    build = " (compiled build)" if shedkit.compiled else ""
+    message = (
+        f"shedkit{build}: open http://{shown}:{port}/ in a browser (database {where}); Ctrl-C stops"
+    )
     if base.cluster_url is not None:
         redis = re.sub(r"//([^:@/]*):[^@/]*@", r"//\1:***@", base.cluster_url)
         message = (
-            f"shedkit: node {base.node_id} of the cluster at {redis}, serving "
+            f"shedkit{build}: node {base.node_id} of the cluster at {redis}, serving "
             f"http://{shown}:{port}/ (database {where}); Ctrl-C stops this node"
         )
 

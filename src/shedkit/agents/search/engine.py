@@ -17,7 +17,9 @@ import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
+
+from shedkit.core.compiled import mypyc_attr
 
 __all__ = ["EpsilonGreedy", "GameKnowledge", "SearchAgent", "run_playouts"]
 
@@ -42,6 +44,7 @@ class GameKnowledge(Protocol):
         ...
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class EpsilonGreedy:
     """A greedy agent that plays a uniformly random legal move with probability ``epsilon``."""
 
@@ -131,6 +134,7 @@ def _worker(
     return run_playouts(game, knowledge, view, playouts, seed, deadline, exploration)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class SearchAgent:
     """Picks the root move with the best mean reward over determinized playouts.
 
@@ -140,7 +144,7 @@ class SearchAgent:
     """
 
     #: A move takes up to ``seconds``: servers compute it away from their event loop.
-    thinks_long = True
+    thinks_long: ClassVar[bool] = True
 
     def __init__(
         self,

@@ -13,10 +13,12 @@ import random
 from typing import Any
 
 from shedkit.agents.base import make_agent
+from shedkit.core.compiled import mypyc_attr
 
 __all__ = ["DominoesKnowledge", "GreedyRollouts", "knowledge_for"]
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class GreedyRollouts:
     """Rollouts by the game's greedy bot with ε-random moves; reward from ``returns()``."""
 
@@ -27,11 +29,10 @@ class GreedyRollouts:
         self.epsilon = epsilon
         self.greedy = make_agent("greedy", game)
 
-    def __getstate__(self) -> dict[str, Any]:
-        return {"game": self.game, "epsilon": self.epsilon}
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__init__(state["game"], state["epsilon"])  # type: ignore[misc]
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # Rebuilt from its settings (the greedy bot is made anew): compiled classes
+        # cannot be unpickled by filling in the attributes of an empty object.
+        return type(self), (self.game, self.epsilon)
 
     def reward(self, state: Any, seat: int) -> float:
         """The seat's own deal score (already a team's score where the game has teams)."""
@@ -55,6 +56,7 @@ class GreedyRollouts:
         return self.greedy.act(view)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class DominoesKnowledge(GreedyRollouts):
     """Dominoes: side points against the best other side; exact endgames (alpha-beta)."""
 
@@ -63,11 +65,8 @@ class DominoesKnowledge(GreedyRollouts):
         self.endgame_tiles = endgame_tiles
         self.side_of: tuple[int, ...] = game.side_of
 
-    def __getstate__(self) -> dict[str, Any]:
-        return {"game": self.game, "epsilon": self.epsilon, "endgame": self.endgame_tiles}
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__init__(state["game"], state["epsilon"], state["endgame"])  # type: ignore[misc]
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return type(self), (self.game, self.epsilon, self.endgame_tiles)
 
     def reward(self, state: Any, seat: int) -> float:
         """The seat's side's points less the best other side's."""
