@@ -34,7 +34,7 @@ import time
 from typing import TYPE_CHECKING, Any, Final
 
 import orjson
-from redis.asyncio import Redis
+from redis.asyncio import BlockingConnectionPool, Redis
 from redis.exceptions import RedisError
 
 from shedkit.core.errors import ShedkitError
@@ -115,7 +115,10 @@ class Cluster:
         # A tag per start: a node restarted under the same name is a new owner.
         self.me = f"{node_id}.{secrets.token_hex(3)}"
         self.ttl = ttl
-        self.redis: Redis = Redis.from_url(url)
+        # A bounded pool that waits for a free connection: a burst of sockets at one node
+        # queues for Redis rather than failing.
+        pool = BlockingConnectionPool.from_url(url, max_connections=64, timeout=10)
+        self.redis: Redis = Redis(connection_pool=pool)
         self.leases = Leases(manager.storage.engine, self.me, ttl)
         self.fences: dict[str, tuple[str, int]] = {}
         self.alive: set[str] = {self.me}
