@@ -25,6 +25,7 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
 import shedkit
+from tests.server.live import LiveServer
 
 PG_URL = os.environ.get("SHEDKIT_TEST_PG_URL")
 REDIS_URL = os.environ.get("SHEDKIT_TEST_REDIS_URL")
@@ -264,41 +265,10 @@ class LiveCluster:
         self.nodes = nodes
         self.http = httpx.Client(base_url="http://127.0.0.1", transport=RoundRobin(nodes))
 
-    def create(self, **body: Any) -> dict[str, Any]:
-        """Create a table through the next node."""
-        response = self.http.post("/api/tables", json=body)
-        assert response.status_code == 201, response.text
-        data: dict[str, Any] = response.json()
-        return data
-
-    def try_join(
-        self,
-        table_id: str,
-        seat: int,
-        name: str,
-        client: str | None = None,
-        token: str | None = None,
-    ) -> httpx.Response:
-        """``POST /join`` as the browser ``client``, through the next node."""
-        body: dict[str, Any] = {"seat": seat, "name": name}
-        if token is not None:
-            body["token"] = token
-        cookie = f"sk_client={client or 'browser-' + name.encode().hex()[:40]}"
-        return self.http.post(f"/api/tables/{table_id}/join", json=body, headers={"Cookie": cookie})
-
-    def join(
-        self,
-        table_id: str,
-        seat: int,
-        name: str,
-        client: str | None = None,
-        token: str | None = None,
-    ) -> str:
-        """Take a seat; its token."""
-        response = self.try_join(table_id, seat, name, client=client, token=token)
-        assert response.status_code == 200, response.text
-        found: str = response.json()["token"]
-        return found
+    # The same requests as on one node, through the round-robin client.
+    create = LiveServer.create
+    try_join = LiveServer.try_join
+    join = LiveServer.join
 
     def client(self, table_id: str, token: str | None = None) -> Any:
         """A WebSocket client on a node that does not hold ``table_id``."""
