@@ -212,6 +212,15 @@ class RoundRobin(httpx.BaseTransport):
         return self.inner.handle_request(request)
 
 
+def round_robin_client(nodes: Nodes) -> httpx.Client:
+    """An HTTP client whose requests go to the nodes in turn (see `RoundRobin`).
+
+    Its timeout is generous: a request another node answers may wait out one lost relay
+    call and its retry on a loaded machine, and the tests never assert on time.
+    """
+    return httpx.Client(base_url="http://127.0.0.1", transport=RoundRobin(nodes), timeout=60)
+
+
 @contextlib.contextmanager
 def cluster(name: str, count: int, lease: float = 1.5, *extra: str) -> Iterator[Nodes]:
     """``count`` nodes on a fresh database and an emptied Redis database."""
@@ -263,7 +272,7 @@ class LiveCluster:
 
     def __init__(self, nodes: Nodes) -> None:
         self.nodes = nodes
-        self.http = httpx.Client(base_url="http://127.0.0.1", transport=RoundRobin(nodes))
+        self.http = round_robin_client(nodes)
 
     # The same requests as on one node, through the round-robin client.
     create = LiveServer.create

@@ -15,15 +15,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 import shedkit
-from tests.server.cluster_nodes import PG_URL, REDIS_URL, Nodes, RoundRobin, cluster
-
-
-@pytest.fixture(scope="module")
-def two_nodes() -> Iterator[Nodes]:
-    if not (PG_URL and REDIS_URL):
-        pytest.skip("SHEDKIT_TEST_PG_URL and SHEDKIT_TEST_REDIS_URL are not set")
-    with cluster("api", 2) as nodes:
-        yield nodes
+from tests.server.cluster_nodes import round_robin_client
 
 
 @pytest.fixture(params=["one node", "two nodes"])
@@ -32,7 +24,7 @@ def client(request: pytest.FixtureRequest, client: TestClient) -> Iterator[Any]:
         yield client  # the single node of conftest
         return
     nodes = request.getfixturevalue("two_nodes")
-    with httpx.Client(base_url="http://127.0.0.1", transport=RoundRobin(nodes)) as c:
+    with round_robin_client(nodes) as c:
         yield c
 
 

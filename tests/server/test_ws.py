@@ -16,16 +16,8 @@ from typing import Any
 import pytest
 
 from shedkit.server.manager import BURST, MAX_MESSAGE
-from tests.server.cluster_nodes import PG_URL, REDIS_URL, LiveCluster, Nodes, cluster
+from tests.server.cluster_nodes import LiveCluster
 from tests.server.live import Client, LiveServer, play_until
-
-
-@pytest.fixture(scope="module")
-def two_nodes() -> Iterator[Nodes]:
-    if not (PG_URL and REDIS_URL):
-        pytest.skip("SHEDKIT_TEST_PG_URL and SHEDKIT_TEST_REDIS_URL are not set")
-    with cluster("ws", 2) as nodes:
-        yield nodes
 
 
 @pytest.fixture(params=["one node", "two nodes"])

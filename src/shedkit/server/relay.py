@@ -304,6 +304,13 @@ class Relay:
                 async with asyncio.timeout(CALL_TIMEOUT):
                     reply = await future
             except TimeoutError:
+                log.warning(
+                    "cluster: %s on table %s: node %s did not answer in %.0f s",
+                    op,
+                    table_id,
+                    owner,
+                    CALL_TIMEOUT,
+                )
                 continue  # the owner may have died: look again
             finally:
                 self.calls.pop(rid, None)
