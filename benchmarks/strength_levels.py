@@ -1,7 +1,8 @@
 """Is a challenger stronger than a field agent? A sequential test on duplicate deals.
 
 Every deal is played twice: once with the challenger in the measured seats and
-once with a field agent there (the baseline), so both games see the very same
+once with a baseline there (the field agent, unless ``--baseline`` names another:
+two versions of a bot among the same field), so both games see the very same
 hands and the *paired score* ``d`` of the deal, challenger minus baseline,
 is the challenger's doing alone. Positive ``d`` always means the challenger
 did better:
@@ -86,9 +87,39 @@ ROLES = ("landlord", "peasants", "both")
 RUN_KEYS = ("game", "preset", "options", "challenger", "field", "role", "seed", "clock")
 
 
+def split_settings(text: str) -> tuple[str, dict[str, Any]]:
+    """``hard@160:objective=adp,group_kickers=false`` as ``("hard@160", {...})``.
+
+    The settings after ``:`` change a search level's knowledge of the game
+    (`shedkit.agents.search.knowledge.knowledge_for`): a variant to test against the
+    level as it is (``epsilon=0.05`` too). Values are read as numbers, ``true``/``false`` or text.
+    """
+    base, colon, rest = text.partition(":")
+    settings: dict[str, Any] = {}
+    if not colon:
+        return base, settings
+    for item in rest.split(","):
+        key, eq, value = item.partition("=")
+        if not eq or not key or not value:
+            raise ValueError(f"search settings are key=value pairs, not {item!r} in {text!r}")
+        settings[key] = _setting(value)
+    return base, settings
+
+
+def _setting(value: str) -> Any:
+    if value.lower() in ("true", "false"):
+        return value.lower() == "true"
+    for kind in (int, float):
+        try:
+            return kind(value)
+        except ValueError:
+            pass
+    return value
+
+
 def parse_agent(text: str) -> tuple[str, int | None]:
     """``hard@320`` as ``("hard", 320)``; a name without ``@`` has no budget of its own."""
-    name, at, budget = text.partition("@")
+    name, at, budget = split_settings(text)[0].partition("@")
     if not at:
         return name, None
     if name not in LEVELS or not LEVELS[name].playouts:
@@ -99,11 +130,16 @@ def parse_agent(text: str) -> tuple[str, int | None]:
 
 
 def build_agent(text: str, game: Any, seed: int, clock: bool) -> Any:
-    """The agent ``text`` names (a level, ``level@playouts`` or any registered agent)."""
+    """The agent ``text`` names (a level, ``level@playouts[:settings]`` or any agent)."""
     name, budget = parse_agent(text)
+    settings = split_settings(text)[1]
     spec = LEVELS.get(name)
     if spec is not None and spec.playouts:
-        return make_level(name, game, seed, budget_only=not clock, playouts=budget)
+        return make_level(
+            name, game, seed, budget_only=not clock, playouts=budget, settings=settings
+        )
+    if settings:
+        raise ValueError(f"{name!r} is not a search level: only those take search settings")
     return make_agent(name, game, seed)
 
 
@@ -113,13 +149,17 @@ def describe_agent(text: str, game_name: str, clock: bool) -> dict[str, Any]:
     spec = LEVELS.get(name)
     if spec is None or not spec.playouts:
         return {"agent": text}
-    return {
+    out = {
         "agent": text,
         "level": name,
         "playouts": budget if budget is not None else dict(spec.playouts).get(game_name),
         "seconds": spec.seconds if clock else None,
         "workers": spec.workers,
     }
+    settings = split_settings(text)[1]
+    if settings:
+        out["settings"] = settings
+    return out
 
 
 def groups(run: dict[str, Any]) -> list[str]:
@@ -162,6 +202,7 @@ def play_deal(job: tuple[dict[str, Any], int]) -> tuple[dict[str, Any], list[flo
     """Play deal ``index`` of ``run`` both ways: its JSON line and the challenger's move times."""
     run, index = job
     name, challenger, field, clock = run["game"], run["challenger"], run["field"], run["clock"]
+    baseline = run.get("baseline", field)
     game = shedkit.make(name, preset=run["preset"], **run["options"])
     n = game.num_players
     deal = run["seed"] * DEAL_STRIDE + index
@@ -169,7 +210,7 @@ def play_deal(job: tuple[dict[str, Any], int]) -> tuple[dict[str, Any], list[flo
     line: dict[str, Any] = {"type": "deal", "deal": index, "seed": deal}
     for group in groups(run):
         for who in ("challenger", "baseline"):
-            pick = challenger if who == "challenger" else field
+            pick = challenger if who == "challenger" else baseline
             if name == "doudizhu":
                 landlord = deal % n
                 seats = {landlord} if group == "landlord" else set(range(n)) - {landlord}
@@ -259,7 +300,12 @@ def _arguments() -> argparse.ArgumentParser:
     p.add_argument("--preset", default="standard")
     p.add_argument("--players", type=int, default=None)
     p.add_argument("--challenger", default="hard", help="an agent, a level or LEVEL@PLAYOUTS")
-    p.add_argument("--field", default="greedy", help="the baseline and the other seats")
+    p.add_argument("--field", default="greedy", help="the other seats (and the baseline)")
+    p.add_argument(
+        "--baseline",
+        default=None,
+        help="the agent the challenger is compared with in its seats (default: the field)",
+    )
     p.add_argument("--role", choices=ROLES, default="both", help="Dou Di Zhu's measured role")
     p.add_argument("--delta0", type=float, default=0.0, help="H0: mean d <= delta0")
     p.add_argument("--delta1", type=float, default=0.1, help="H1: mean d >= delta1")
@@ -309,6 +355,11 @@ def main(argv: list[str] | None = None) -> int:
         "agents": {
             "challenger": describe_agent(run["challenger"], run["game"], run["clock"]),
             "field": describe_agent(run["field"], run["game"], run["clock"]),
+            **(
+                {"baseline": describe_agent(run["baseline"], run["game"], run["clock"])}
+                if "baseline" in run
+                else {}
+            ),
         },
         "score": _score_text(run),
         "hypotheses": hyp.as_dict(),
@@ -365,8 +416,9 @@ def _run_settings(p: argparse.ArgumentParser, args: argparse.Namespace) -> dict[
     if args.game != "doudizhu" and args.role != "both":
         p.error("--role is for Dou Di Zhu only")
     try:
-        for text in (args.challenger, args.field):
+        for text in (args.challenger, args.field, args.baseline or args.field):
             parse_agent(text)
+            build_agent(text, shedkit.make(args.game, preset=args.preset, **options), 0, False)
     except ValueError as e:
         p.error(str(e))
     run = {
@@ -380,6 +432,9 @@ def _run_settings(p: argparse.ArgumentParser, args: argparse.Namespace) -> dict[
         "clock": args.clock,
     }
     assert tuple(run) == RUN_KEYS
+    # Only when it differs from the field, so that files written before it stay valid.
+    if args.baseline is not None and args.baseline != args.field:
+        run["baseline"] = args.baseline
     return run
 
 
@@ -424,7 +479,9 @@ def _print_hypotheses(header: dict[str, Any], max_deals: int) -> None:
     role = f", role {run['role']}" if run["game"] == "doudizhu" else ""
     print(
         f"{run['game']} preset={run['preset']} {run['options']}: challenger "
-        f"{agent(agents['challenger'])} vs baseline {agent(agents['field'])}{role}"
+        f"{agent(agents['challenger'])} vs baseline "
+        f"{agent(agents.get('baseline', agents['field']))}{role}"
+        + (f", among {agent(agents['field'])}" if "baseline" in agents else "")
     )
     print(f"  d = {header['score']}")
     print(

@@ -111,8 +111,10 @@ def render(runs: list[dict[str, Any]]) -> str:
         options = "".join(f", {k}={v}" for k, v in settings["options"].items())
         what = (
             f"{settings['game']}{options}{role}: {_agent(header['agents']['challenger'])} "
-            f"vs {_agent(header['agents']['field'])}"
+            f"vs {_agent(header['agents'].get('baseline', header['agents']['field']))}"
         )
+        if "baseline" in header["agents"]:
+            what += f" among {_agent(header['agents']['field'])}"
         ci = s["ci"]
         interval = "" if ci is None else f" [{ci[0]:+.3f}, {ci[1]:+.3f}]"
         lo, hi = s["bounds"]

@@ -10,8 +10,8 @@ import pytest
 import shedkit
 from shedkit.agents import AGENTS, make_agent
 from shedkit.agents.search import LEVELS, EpsilonGreedy, SearchAgent, knowledge_for
-from shedkit.agents.search.engine import run_playouts
-from shedkit.agents.search.knowledge import DominoesKnowledge
+from shedkit.agents.search.engine import run_paired, run_playouts
+from shedkit.agents.search.knowledge import DominoesKnowledge, DouDizhuKnowledge
 
 GAMES = ("doudizhu", "president", "dominoes")
 
@@ -63,12 +63,128 @@ def test_search_over_processes_adds_the_workers_statistics() -> None:
     view = _decision(game, 2)
     agent = SearchAgent(game, knowledge_for(game), seed=3, playouts=16, workers=2)
     try:
-        visits, _, _ = agent._search(view, 11)
-        again, _, _ = agent._search(view, 11)
+        visits, _, _ = agent._search(view, 11, list(view.legal_moves))
+        again, _, _ = agent._search(view, 11, list(view.legal_moves))
     finally:
         agent.close()
     assert sum(visits) == 16
     assert visits == again
+
+
+def _ddz_states(count: int) -> list[Any]:
+    """Every state of ``count`` seeded Dou Di Zhu deals played by greedy, in order."""
+    game = shedkit.make("doudizhu")
+    greedy = make_agent("greedy", game)
+    states = []
+    for seed in range(count):
+        state = game.new_deal(seed=seed, landlord=seed % 3, bid=1)
+        while not state.is_over:
+            states.append(state.clone())
+            state.apply(greedy.act(state.view(state.current_player)))
+    return states
+
+
+def _ddz_views(count: int) -> list[Any]:
+    """The current player's view of every state of `_ddz_states`."""
+    return [s.view(s.current_player) for s in _ddz_states(count)]
+
+
+def test_ddz_root_moves_keep_one_kicker_choice_per_combination() -> None:
+    """DDZ-16a: a trio, plane or quad with many kicker sets is searched once, with the
+    kickers that leave the best plan; every move without kickers is searched."""
+    game = shedkit.make("doudizhu")
+    knowledge = DouDizhuKnowledge(game)
+    shrunk = 0
+    for view in _ddz_views(12):
+        legal = list(view.legal_moves)
+        roots = knowledge.root_moves(view)
+        assert roots and all(m in legal for m in roots)
+        assert [m for m in legal if not m.kickers] == [m for m in roots if not m.kickers]
+        groups: dict[Any, list[Any]] = {}
+        for m in legal:
+            if m.kickers:
+                groups.setdefault((m.kind, m.rank, m.base), []).append(m)
+        kept = [m for m in roots if m.kickers]
+        assert sorted(groups) == sorted((m.kind, m.rank, m.base) for m in kept)
+        for m in kept:
+            costs = [
+                knowledge.planner.plan_after(view, o).cost for o in groups[(m.kind, m.rank, m.base)]
+            ]
+            assert knowledge.planner.plan_after(view, m).cost == min(costs)
+        shrunk += len(roots) < len(legal)
+    assert shrunk > 0  # the seeds reach kicker choices
+    everything = DouDizhuKnowledge(game, group_kickers=False)
+    view = _ddz_views(1)[0]
+    assert everything.root_moves(view) == list(view.legal_moves)
+
+
+def test_ddz_objectives_score_wins_or_points() -> None:
+    """The win-rate objective scores a deal ±1 for the seat's side; "adp" its points."""
+    game = shedkit.make("doudizhu")
+    wp, adp = DouDizhuKnowledge(game), DouDizhuKnowledge(game, objective="adp")
+    greedy = make_agent("greedy", game)
+    for seed in range(6):
+        state = game.new_deal(seed=seed, landlord=0, bid=3)
+        while not state.is_over:
+            state.apply(greedy.act(state.view(state.current_player)))
+        for seat in range(3):
+            points = state.returns()[seat]
+            assert adp.reward(state, seat) == points
+            assert wp.reward(state, seat) == (1.0 if points > 0 else -1.0)
+    with pytest.raises(ValueError, match="objective"):
+        DouDizhuKnowledge(game, objective="points")
+    # A bid sets the stake: it is searched on points even under the win objective.
+    auction = game.new_deal(seed=1).view(0)
+    assert auction.phase == "auction"
+    assert wp.for_root(auction).objective == "adp" and adp.for_root(auction) is adp
+    assert wp.for_root(_ddz_views(1)[-1]) is wp
+
+
+def test_ddz_rollouts_never_bomb_at_random() -> None:
+    """A random rollout move is never a bomb or the rocket while another move is legal."""
+    game = shedkit.make("doudizhu")
+    knowledge = DouDizhuKnowledge(game, epsilon=1.0)
+    rng = random.Random(5)
+    checked = 0
+    for state in _ddz_states(40):
+        moves = state.legal_moves()
+        if all(m.is_bomb for m in moves) or not any(m.is_bomb for m in moves):
+            continue
+        for _ in range(20):
+            assert not knowledge.rollout_move(state, rng).is_bomb
+        checked += 1
+    assert checked > 0
+
+
+def test_paired_search_plays_every_move_on_the_same_deals() -> None:
+    """Paired playouts: each root move on each shared deal, the same for a seed, and a
+    move that ends the deal scores the same on every deal."""
+    game = shedkit.make("doudizhu")
+    knowledge = knowledge_for(game)
+    view = next(v for v in _ddz_views(6) if v.phase == "play" and 3 <= len(v.legal_moves) <= 8)
+    moves = list(view.legal_moves)
+    values = run_paired(game, knowledge, view, 10 * len(moves), seed=3, moves=moves)
+    assert [len(v) for v in values] == [10] * len(moves)
+    assert values == run_paired(game, knowledge, view, 10 * len(moves), seed=3, moves=moves)
+    assert all(x in (-1.0, 1.0) for v in values for x in v)
+    # Two workers play their shares on deals of their own and pool them.
+    agent = SearchAgent(game, knowledge, seed=2, playouts=8 * len(moves), workers=2)
+    try:
+        pooled = agent._search_paired(view, 5, moves, knowledge, 8 * len(moves))
+    finally:
+        agent.close()
+    assert [len(v) for v in pooled] == [8] * len(moves)
+
+
+def test_paired_search_narrows_many_moves_first() -> None:
+    """With more root moves than the budget gives enough shared deals, UCB1 keeps the
+    best few and the greedy move; the choice is legal and repeats for a seed."""
+    game = shedkit.make("doudizhu")
+    view = max((v for v in _ddz_views(8) if v.phase == "play"), key=lambda v: len(v.legal_moves))
+    assert len(view.legal_moves) > 10
+    paired = knowledge_for(game, settings={"paired": True})
+    picks = [SearchAgent(game, paired, seed=7, playouts=40).act(view) for _ in "ab"]
+    assert picks[0] == picks[1] and picks[0] in view.legal_moves
 
 
 def test_dom_07_exact_endgame_matches_exhaustive_play() -> None:

@@ -7,6 +7,7 @@ import json
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -122,6 +123,45 @@ def test_a_budget_is_only_for_search_levels(levels: ModuleType) -> None:
     for bad in ("greedy@10", "hard@0", "hard@x"):
         with pytest.raises(ValueError):
             levels.parse_agent(bad)
+
+
+def test_search_settings_name_a_variant_of_a_level(levels: ModuleType) -> None:
+    """``hard@8:objective=adp,group_kickers=false`` is hard with the old Dou Di Zhu search."""
+    text = "hard@8:objective=adp,group_kickers=false"
+    assert levels.parse_agent(text) == ("hard", 8)
+    assert levels.split_settings(text) == ("hard@8", {"objective": "adp", "group_kickers": False})
+    game = shedkit.make("doudizhu")
+    agent = levels.build_agent(text, game, 1, False)
+    assert agent.playouts == 8
+    assert (agent.knowledge.objective, agent.knowledge.group_kickers) == ("adp", False)
+    assert levels.describe_agent(text, "doudizhu", False)["settings"]["objective"] == "adp"
+    assert levels.build_agent("hard@8:epsilon=0.05", game, 1, False).knowledge.epsilon == 0.05
+    for bad in ("hard:objective", "greedy:objective=adp", "hard:colour=red", "hard:objective=x"):
+        with pytest.raises(ValueError):
+            levels.build_agent(bad, game, 1, False)
+
+
+def test_a_baseline_other_than_the_field(levels: ModuleType, tmp_path: Path) -> None:
+    """``--baseline`` compares two agents among the same field: an agent against itself
+    scores 0 on every deal; one that is the field is the run without ``--baseline``."""
+    args = ["doudizhu", "--role", "both", "--max-deals", "4", "--seed", "8"]
+
+    def run(name: str, challenger: str, baseline: str, field: str) -> tuple[Any, Any]:
+        path = tmp_path / name
+        command = ["--challenger", challenger, "--baseline", baseline, "--field", field]
+        levels.main([*args, *command, "--results", str(path)])
+        header, deals, _ = levels.read_results(path)
+        return header, deals
+
+    header, _ = run("field.jsonl", "greedy", "random", "random")
+    assert "baseline" not in header["run"] and "baseline" not in header["agents"]
+    header, deals = run("other.jsonl", "greedy", "random", "greedy")
+    assert header["run"]["baseline"] == "random" and header["agents"]["baseline"]
+    _, mirror = run("mirror.jsonl", "random", "random", "greedy")
+    assert len(mirror) == 4 and all(d["d"] == 0 for d in mirror.values())
+    assert [d["landlord/baseline"] for d in mirror.values()] == [
+        d["landlord/baseline"] for d in deals.values()
+    ]
 
 
 def test_the_report_lists_a_run(levels: ModuleType, report: ModuleType, tmp_path: Path) -> None:

@@ -327,6 +327,10 @@ class GreedyDouDizhu:
             planner = self._planners[opts] = _Planner(opts)
         return planner
 
+    def plan_after(self, view: View, move: Move) -> Plan:
+        """The plan of the seat's hand once ``move`` is played (the search ranks kickers so)."""
+        return self._planner(view.options).plan(_minus(hand_counts(view.hand), move))
+
     def act(self, view: View) -> Move:
         """Return one of ``view.legal_moves``."""
         legal = view.legal_moves

@@ -1,12 +1,16 @@
-"""Determinized flat Monte Carlo search with UCB1 at the root (PIMC).
+"""Determinized flat Monte Carlo search at the root (PIMC).
 
 Each playout samples a full deal consistent with the seat's view
-(``game.determinize``), applies one root move chosen by UCB1, then plays the
-deal out with the game's rollout policy (greedy with ε-random moves) and scores
-it with the game's reward (a team's reward for partners). A budget in playouts
-makes the choice reproducible for a seed; a budget in seconds makes it fit a
-clock. Root parallelism splits the playouts over processes and adds the
-statistics.
+(``game.determinize``), applies one root move, then plays the deal out with
+the game's rollout policy (greedy with ε-random moves) and scores it with the
+game's reward (a team's reward for partners). The root move is chosen by UCB1,
+or, where the game's knowledge asks for *paired* playouts, every root move is
+played out on the same deals with the same rollout dice (common random
+numbers, as GIB evaluated bridge plays), so that two moves are compared on
+their difference deal by deal, which is far less noisy than two separate
+means. A budget in playouts makes the choice reproducible for a seed; a budget
+in seconds makes it fit a clock. Root parallelism splits the playouts over
+processes and adds the statistics.
 """
 
 from __future__ import annotations
@@ -17,15 +21,18 @@ import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, Final, Protocol
 
 from shedkit.core.compiled import mypyc_attr
 
-__all__ = ["EpsilonGreedy", "GameKnowledge", "SearchAgent", "run_playouts"]
+__all__ = ["EpsilonGreedy", "GameKnowledge", "SearchAgent", "run_paired", "run_playouts"]
 
 
 class GameKnowledge(Protocol):
     """What the engine needs from one game: reward, rollout, optional exact endgame."""
+
+    #: Whether the root moves are compared on the same deals (`run_paired`).
+    paired: bool
 
     def reward(self, state: Any, seat: int) -> float:
         """The final deal's value for ``seat``'s side (higher is better)."""
@@ -42,6 +49,19 @@ class GameKnowledge(Protocol):
     def prior_move(self, view: Any) -> Any:
         """The move the search keeps unless another is clearly better (None: no prior)."""
         ...
+
+    def root_moves(self, view: Any) -> list[Any]:
+        """The legal moves worth searching at the root (at least one)."""
+        ...
+
+    def for_root(self, view: Any) -> GameKnowledge:
+        """The knowledge that scores a search from ``view`` (itself, or a variant of it)."""
+        ...
+
+
+#: The fewest shared deals a paired search wants per root move; with more moves than
+#: half the budget allows, UCB1 narrows them first.
+PAIRED_DEALS: Final = 8
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -81,13 +101,16 @@ def run_playouts(
     seed: int,
     deadline: float | None = None,
     exploration: float = 1.0,
+    moves: Sequence[Any] | None = None,
 ) -> tuple[list[int], list[float], list[float]]:
     """Run up to ``playouts`` playouts; per root move, visits, reward sums and square sums.
 
-    Stops early at ``deadline`` (a ``time.perf_counter`` value) if one is given.
+    ``moves`` are the root moves tried (all legal moves by default). Stops early at
+    ``deadline`` (a ``time.perf_counter`` value) if one is given.
     """
     rng = random.Random(seed)
-    moves = view.legal_moves
+    if moves is None:
+        moves = view.legal_moves
     seat = view.seat
     k = len(moves)
     stats = _Stats([0] * k, [0.0] * k, [0.0] * k)
@@ -126,12 +149,52 @@ def _play_out(state: Any, knowledge: GameKnowledge, seat: int, rng: random.Rando
     return knowledge.reward(state, seat)
 
 
+def run_paired(
+    game: Any,
+    knowledge: GameKnowledge,
+    view: Any,
+    playouts: int,
+    seed: int,
+    deadline: float | None = None,
+    moves: Sequence[Any] | None = None,
+) -> list[list[float]]:
+    """Play every root move out on the same deals; per move, its value on each deal.
+
+    ``playouts // len(moves)`` deals (at least one) are sampled; each root move is
+    played out on each with the same rollout seed, so ``values[i][r] - values[j][r]``
+    compares moves ``i`` and ``j`` on deal ``r`` alone. Stops early at ``deadline``.
+    """
+    rng = random.Random(seed)
+    if moves is None:
+        moves = view.legal_moves
+    seat = view.seat
+    values: list[list[float]] = [[] for _ in moves]
+    for _ in range(max(1, playouts // len(moves))):
+        if deadline is not None and values[0] and time.perf_counter() >= deadline:
+            break
+        deal = game.determinize(view, rng)
+        dice = rng.getrandbits(63)
+        for i, move in enumerate(moves):
+            state = deal.clone()
+            state.apply(move)
+            values[i].append(_play_out(state, knowledge, seat, random.Random(dice)))
+    return values
+
+
 def _worker(
-    args: tuple[Any, Any, Any, int, int, float | None, float],
+    args: tuple[Any, Any, Any, int, int, float | None, float, list[Any]],
 ) -> tuple[list[int], list[float], list[float]]:
-    game, knowledge, view, playouts, seed, seconds, exploration = args
+    game, knowledge, view, playouts, seed, seconds, exploration, moves = args
     deadline = None if seconds is None else time.perf_counter() + seconds
-    return run_playouts(game, knowledge, view, playouts, seed, deadline, exploration)
+    return run_playouts(game, knowledge, view, playouts, seed, deadline, exploration, moves)
+
+
+def _paired_worker(
+    args: tuple[Any, Any, Any, int, int, float | None, list[Any]],
+) -> list[list[float]]:
+    game, knowledge, view, playouts, seed, seconds, moves = args
+    deadline = None if seconds is None else time.perf_counter() + seconds
+    return run_paired(game, knowledge, view, playouts, seed, deadline, moves)
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -177,15 +240,23 @@ class SearchAgent:
 
     def act(self, view: Any) -> Any:
         """The legal move with the best mean playout reward (a forced move at once)."""
-        moves: Sequence[Any] = view.legal_moves
-        if not moves:
+        legal: Sequence[Any] = view.legal_moves
+        if not legal:
             raise ValueError("no legal move in this view: it is not this seat's turn")
         seed = self.rng.getrandbits(63)
+        if len(legal) == 1:
+            return legal[0]
+        prior = self.knowledge.prior_move(view)
+        moves = self.knowledge.root_moves(view)
+        if prior is not None and prior in legal and prior not in moves:
+            moves.append(prior)
         if len(moves) == 1:
             return moves[0]
-        visits, totals, squares = self._search(view, seed)
+        knowledge = self.knowledge.for_root(view)
+        if knowledge.paired:
+            return self._act_paired(view, seed, moves, prior, knowledge)
+        visits, totals, squares = self._search(view, seed, moves, knowledge)
         best = max(range(len(moves)), key=lambda i: (totals[i] / max(visits[i], 1), visits[i]))
-        prior = self.knowledge.prior_move(view)
         if prior is None or prior not in moves:
             return moves[best]
         # The greedy move stands unless the search shows another one better by
@@ -195,20 +266,46 @@ class SearchAgent:
             return prior
         return moves[best]
 
-    def _search(self, view: Any, seed: int) -> tuple[list[int], list[float], list[float]]:
+    def _search(
+        self,
+        view: Any,
+        seed: int,
+        moves: list[Any],
+        knowledge: GameKnowledge | None = None,
+        budget: int | None = None,
+    ) -> tuple[list[int], list[float], list[float]]:
+        if knowledge is None:
+            knowledge = self.knowledge
+        playouts = self.playouts if budget is None else budget
         if self.workers == 1:
             deadline = None if self.seconds is None else time.perf_counter() + self.seconds
             return run_playouts(
-                self.game, self.knowledge, view, self.playouts, seed, deadline, self.exploration
+                self.game,
+                knowledge,
+                view,
+                playouts,
+                seed,
+                deadline,
+                self.exploration,
+                moves,
             )
         if self._pool is None:
             self._pool = ProcessPoolExecutor(self.workers)
-        share = -(-self.playouts // self.workers)
+        share = -(-playouts // self.workers)
         jobs = [
-            (self.game, self.knowledge, view, share, seed + w, self.seconds, self.exploration)
+            (
+                self.game,
+                knowledge,
+                view,
+                share,
+                seed + w,
+                self.seconds,
+                self.exploration,
+                moves,
+            )
             for w in range(self.workers)
         ]
-        k = len(view.legal_moves)
+        k = len(moves)
         visits, totals, squares = [0] * k, [0.0] * k, [0.0] * k
         for v, t, q in self._pool.map(_worker, jobs):
             for i in range(k):
@@ -217,11 +314,68 @@ class SearchAgent:
                 squares[i] += q[i]
         return visits, totals, squares
 
+    def _act_paired(
+        self, view: Any, seed: int, moves: list[Any], prior: Any, knowledge: GameKnowledge
+    ) -> Any:
+        """Choose by paired playouts; a prior stands unless the paired test says otherwise."""
+        budget = self.playouts
+        keep = max(2, budget // (2 * PAIRED_DEALS))
+        if len(moves) > keep:
+            # Too many moves for enough shared deals each: half the budget ranks them by
+            # UCB1 first, and the best few (and the prior) go on to the paired test.
+            visits, totals, _ = self._search(view, seed, moves, knowledge, budget // 2)
+            order = sorted(range(len(moves)), key=lambda i: -totals[i] / max(visits[i], 1))
+            top = [moves[i] for i in order[:keep]]
+            if prior is not None and prior in moves and prior not in top:
+                top.append(prior)
+            moves, budget = top, budget - budget // 2
+        values = self._search_paired(view, seed + 1, moves, knowledge, budget)
+        means = [math.fsum(v) / len(v) for v in values]
+        best = max(range(len(moves)), key=lambda i: means[i])
+        if prior is None or prior not in moves:
+            return moves[best]
+        p = moves.index(prior)
+        if p == best or _paired_margin(values[best], values[p]) <= self.confidence:
+            return prior
+        return moves[best]
+
+    def _search_paired(
+        self, view: Any, seed: int, moves: list[Any], knowledge: GameKnowledge, budget: int
+    ) -> list[list[float]]:
+        if self.workers == 1:
+            deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+            return run_paired(self.game, knowledge, view, budget, seed, deadline, moves)
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(self.workers)
+        share = -(-budget // self.workers)
+        jobs = [
+            (self.game, knowledge, view, share, seed + w, self.seconds, moves)
+            for w in range(self.workers)
+        ]
+        values: list[list[float]] = [[] for _ in moves]
+        for part in self._pool.map(_paired_worker, jobs):
+            for i, v in enumerate(part):
+                values[i].extend(v)
+        return values
+
     def close(self) -> None:
         """Shut the worker processes down (they are started on the first move)."""
         if self._pool is not None:
             self._pool.shutdown()
             self._pool = None
+
+
+def _paired_margin(best: list[float], prior: list[float]) -> float:
+    """How many standard errors the best move's mean lies above the prior's, deal by deal."""
+    n = len(best)
+    if n < 2:
+        return 0.0
+    diffs = [b - p for b, p in zip(best, prior, strict=True)]
+    mean = math.fsum(diffs) / n
+    var = math.fsum((d - mean) ** 2 for d in diffs) / (n - 1)
+    if var == 0.0:
+        return math.inf if mean > 0 else 0.0
+    return mean / math.sqrt(var / n)
 
 
 def _margin(

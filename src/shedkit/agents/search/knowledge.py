@@ -1,21 +1,37 @@
-"""The per-game pieces of the search engine: reward, rollout policy, exact endgames.
+"""The per-game pieces of the search engine: reward, rollout policy, root moves, endgames.
 
-Dou Di Zhu scores the stake-weighted deal result (peasants share theirs, so
-both peasants get the same reward); President the finishing place; Dominoes
-the points of the seat's side less the best other side's, and it solves small
-endgames exactly by alpha-beta once the boneyard is empty.
+Dou Di Zhu scores a win or a loss (``objective="wp"``, win probability, the
+measure of strength) or the stake-weighted deal result (``"adp"``, average
+difference in points), the two objectives DouZero trains for; peasants share
+their result. Its rollouts never throw a bomb at random, and its root search
+tries one kicker choice per combination (``paired=True`` plays each on the same
+deals: a variant not yet shown stronger).
+President scores the finishing place; Dominoes the points of the seat's side
+less the best other side's, and it solves small endgames exactly by alpha-beta
+once the boneyard is empty.
 """
 
 from __future__ import annotations
 
 import math
 import random
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, Final
 
 from shedkit.agents.base import make_agent
+from shedkit.agents.greedy_doudizhu import GreedyDouDizhu
 from shedkit.core.compiled import mypyc_attr
 
-__all__ = ["DominoesKnowledge", "GreedyRollouts", "knowledge_for"]
+__all__ = [
+    "OBJECTIVES",
+    "DominoesKnowledge",
+    "DouDizhuKnowledge",
+    "GreedyRollouts",
+    "knowledge_for",
+]
+
+#: What a Dou Di Zhu search maximises: "wp" the chance to win, "adp" the points won.
+OBJECTIVES: Final = ("wp", "adp")
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -25,6 +41,7 @@ class GreedyRollouts:
     def __init__(self, game: Any, epsilon: float = 0.1) -> None:
         if not 0.0 <= epsilon <= 1.0:
             raise ValueError(f"epsilon must be between 0 and 1, not {epsilon!r}")
+        self.paired = False
         self.game = game
         self.epsilon = epsilon
         self.greedy = make_agent("greedy", game)
@@ -54,6 +71,115 @@ class GreedyRollouts:
     def prior_move(self, view: Any) -> Any:
         """The greedy bot's move: the search must beat it clearly to play another."""
         return self.greedy.act(view)
+
+    def root_moves(self, view: Any) -> list[Any]:
+        """The moves the search tries at the root: every legal move."""
+        return list(view.legal_moves)
+
+    def for_root(self, view: Any) -> GreedyRollouts:
+        """The knowledge that scores a search from ``view``: this one."""
+        return self
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)
+class DouDizhuKnowledge(GreedyRollouts):
+    """Dou Di Zhu: win or points as the objective, calm rollouts, one kicker choice per play.
+
+    Bids are always searched on points (`for_root`): under the win objective every bid
+    would look alike, though a higher one raises the stake.
+    """
+
+    def __init__(
+        self,
+        game: Any,
+        epsilon: float = 0.1,
+        objective: str = "wp",
+        group_kickers: bool = True,
+        calm_rollouts: bool = True,
+        paired: bool = False,
+    ) -> None:
+        super().__init__(game, epsilon)
+        if objective not in OBJECTIVES:
+            raise ValueError(f"objective must be one of {', '.join(OBJECTIVES)}, not {objective!r}")
+        self.objective = objective
+        self.group_kickers = group_kickers
+        self.calm_rollouts = calm_rollouts
+        self.paired = paired
+        planner = self.greedy
+        assert isinstance(planner, GreedyDouDizhu)
+        self.planner: GreedyDouDizhu = planner
+        self._bidding: DouDizhuKnowledge | None = None
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return type(self), (
+            self.game,
+            self.epsilon,
+            self.objective,
+            self.group_kickers,
+            self.calm_rollouts,
+            self.paired,
+        )
+
+    def reward(self, state: Any, seat: int) -> float:
+        """1 for a win and -1 for a loss ("wp"), or the seat's stake-weighted score ("adp")."""
+        score = float(state.returns()[seat])
+        if self.objective == "adp":
+            return score
+        return 1.0 if score > 0 else -1.0 if score < 0 else 0.0
+
+    def for_root(self, view: Any) -> GreedyRollouts:
+        """Points score a bid, whatever the objective: the bid sets the stake a win brings."""
+        if view.phase != "auction" or self.objective == "adp":
+            return self
+        if self._bidding is None:
+            self._bidding = DouDizhuKnowledge(
+                self.game, self.epsilon, "adp", self.group_kickers, self.calm_rollouts, self.paired
+            )
+        return self._bidding
+
+    def rollout_move(self, state: Any, rng: random.Random) -> Any:
+        """The greedy move, or with probability ε a random legal move that is no bomb.
+
+        A bomb or the rocket thrown at random doubles the stake and gives the lead away:
+        such noise drowns the difference between the root moves.
+        """
+        moves = state.legal_moves()
+        if len(moves) == 1:
+            return moves[0]
+        if rng.random() < self.epsilon:
+            if not self.calm_rollouts:
+                return moves[rng.randrange(len(moves))]
+            calm = [m for m in moves if not m.is_bomb]
+            if calm:
+                return calm[rng.randrange(len(calm))]
+        return self.greedy.act(state.view(state.current_player))
+
+    def root_moves(self, view: Any) -> list[Any]:
+        """One move per combination: of the kicker choices, the one leaving the best plan.
+
+        A trio, plane or quad can take many sets of kickers (up to hundreds of legal
+        moves), most of them plainly worse than the one the greedy planner would leave
+        the hand best with; the budget goes to the real choices instead.
+        """
+        moves = list(view.legal_moves)
+        if not self.group_kickers or view.phase != "play" or len(moves) < 3:
+            return moves
+        best: dict[tuple[Any, ...], tuple[tuple[int, int, int], Any]] = {}
+        order: list[tuple[Any, ...]] = []
+        for move in moves:
+            if not move.kickers:
+                key: tuple[Any, ...] = (move,)
+                cost = (0, 0, 0)
+            else:
+                key = (move.kind, move.rank, move.base)
+                cost = self.planner.plan_after(view, move).cost
+            seen = best.get(key)
+            if seen is None:
+                order.append(key)
+                best[key] = (cost, move)
+            elif cost < seen[0]:
+                best[key] = (cost, move)
+        return [best[key][1] for key in order]
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -104,10 +230,33 @@ class DominoesKnowledge(GreedyRollouts):
         return value
 
 
-def knowledge_for(game: Any, epsilon: float = 0.1) -> GreedyRollouts:
-    """The search engine's knowledge of ``game`` (Dou Di Zhu, President or Dominoes)."""
+#: The settings `knowledge_for` takes for each game beside ``epsilon`` (for experiments).
+SETTINGS: Final = {
+    "doudizhu": ("objective", "group_kickers", "calm_rollouts", "paired"),
+    "president": (),
+    "dominoes": ("endgame_tiles",),
+}
+
+
+def knowledge_for(
+    game: Any, epsilon: float = 0.1, settings: Mapping[str, Any] | None = None
+) -> GreedyRollouts:
+    """The search engine's knowledge of ``game`` (Dou Di Zhu, President or Dominoes).
+
+    ``settings`` change a game's defaults (see `SETTINGS`), e.g. ``{"objective": "adp"}``.
+    """
+    settings = dict(settings or {})
+    if "epsilon" in settings:
+        epsilon = float(settings.pop("epsilon"))
+    allowed = SETTINGS.get(game.name)
+    if allowed is None:
+        raise ValueError(f"no search knowledge for game {game.name!r}")
+    unknown = sorted(set(settings) - set(allowed))
+    if unknown:
+        valid = ", ".join(allowed) or "none"
+        raise ValueError(f"unknown {game.name} search setting(s) {unknown}; valid: {valid}")
     if game.name == "dominoes":
-        return DominoesKnowledge(game, epsilon)
-    if game.name in ("doudizhu", "president"):
-        return GreedyRollouts(game, epsilon)
-    raise ValueError(f"no search knowledge for game {game.name!r}")
+        return DominoesKnowledge(game, epsilon, **settings)
+    if game.name == "doudizhu":
+        return DouDizhuKnowledge(game, epsilon, **settings)
+    return GreedyRollouts(game, epsilon)

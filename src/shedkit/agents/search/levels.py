@@ -8,6 +8,7 @@ budget over several processes.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -61,20 +62,22 @@ def make_level(
     *,
     budget_only: bool = False,
     playouts: int | None = None,
+    settings: Mapping[str, Any] | None = None,
 ) -> Any:
     """Build the agent of ``level`` for ``game``.
 
     ``budget_only`` drops the level's clock, so that a search level plays
     exactly its playout budget whatever the machine's load and a seed gives
     the same moves every time (how strength is measured). ``playouts``
-    replaces the level's budget for ``game``.
+    replaces the level's budget for ``game``; ``settings`` change the search's
+    knowledge of the game (`knowledge_for`), to test a variant against the level.
     """
     spec = LEVELS.get(level)
     if spec is None:
         raise ValueError(f"unknown level {level!r}; valid levels: {', '.join(LEVELS)}")
     if not spec.playouts:
-        if playouts is not None:
-            raise ValueError(f"level {level!r} does not search: it takes no playout budget")
+        if playouts is not None or settings:
+            raise ValueError(f"level {level!r} does not search: it takes no search settings")
         greedy = make_agent("greedy", game, seed)
         return EpsilonGreedy(greedy, spec.epsilon, seed, spec.name)
     budget = dict(spec.playouts).get(game.name) if playouts is None else playouts
@@ -82,7 +85,7 @@ def make_level(
         raise ValueError(f"level {level!r} has no search budget for {game.name}")
     return SearchAgent(
         game,
-        knowledge_for(game),
+        knowledge_for(game, settings=settings),
         seed,
         playouts=budget,
         seconds=None if budget_only else spec.seconds,
