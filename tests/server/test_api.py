@@ -241,3 +241,32 @@ def test_a_table_keeps_its_last_deal_summaries_and_no_records_in_memory(
     assert client.get(f"/api/tables/{tid}/deals/1").status_code == 200
     runtime = client.app.state.manager.table(tid)  # type: ignore[attr-defined]
     assert all(result.record is None for result in runtime.match.results)
+
+
+def test_a_seat_is_answered_only_once_stored(client: Any) -> None:
+    """Nothing is acknowledged before it is stored: with the writer held back, a join's
+    answer waits for its commit, and the token it returns is in the stored row."""
+    if not one_node(client):
+        pytest.skip("holds back the writer of one node's storage")
+    import threading
+
+    tid = create(client)["id"]
+    storage = client.app.state.manager.storage  # type: ignore[attr-defined]
+    gate = threading.Event()
+    store = storage._store
+
+    def held(*args: Any) -> Any:
+        gate.wait(10)
+        return store(*args)
+
+    storage._store = held
+    answers: list[httpx.Response] = []
+    worker = threading.Thread(target=lambda: answers.append(join(client, tid, 0, "Ana")))
+    worker.start()
+    worker.join(0.5)
+    assert not answers  # the seat is taken in memory, but not yet stored
+    gate.set()
+    worker.join(10)
+    storage._store = store
+    assert answers and answers[0].status_code == 200, answers
+    assert storage.load_table(tid)["seats"][0]["name"] == "Ana"

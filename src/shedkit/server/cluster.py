@@ -42,7 +42,7 @@ from shedkit.protocol.views import Json
 from shedkit.server.errors import ServerError
 from shedkit.server.inputs import check_id
 from shedkit.server.leases import Leases
-from shedkit.server.relay import MOVED, Relay, soon
+from shedkit.server.relay import MOVED, Relay
 
 if TYPE_CHECKING:
     from shedkit.server.manager import Manager
@@ -249,6 +249,7 @@ class Cluster:
         if table is None:
             return
         self.lost += 1
+        table.lost = True
         table.outq.clear()
         for conn in list(table.connections):
             conn.shut(MOVED)
@@ -371,15 +372,7 @@ class Cluster:
 
     async def committed(self) -> None:
         """Wait until every write queued so far is committed (before acknowledging it)."""
-        loop = asyncio.get_running_loop()
-        done: asyncio.Future[None] = loop.create_future()
-
-        def settle() -> None:
-            if not done.done():
-                done.set_result(None)
-
-        self.manager.storage.on_commit(soon(loop, settle))
-        await done
+        await self.manager.storage.stored()
 
     def stats(self) -> Json:
         """This node's part, for /api/stats."""

@@ -63,11 +63,27 @@ OPS: Final[dict[str, Callable[[Manager, str, Json], Any]]] = {
 }
 
 
+#: The operations that change a table: answered only once the change is stored.
+CHANGES: Final = frozenset(("join", "leave"))
+
+
 async def on_table(manager: Manager, table_id: str, op: str, args: Json) -> Any:
-    """Carry out ``op`` on a table, here or at the node that holds it."""
+    """Carry out ``op`` on a table, here or at the node that holds it.
+
+    A change is answered once it is stored. Should another node take the table over
+    meanwhile, the change was dropped with everything else not stored here: it is
+    carried out again at the new owner.
+    """
     cluster = manager.cluster
-    if cluster is None or table_id in manager.tables:
-        return OPS[op](manager, table_id, args)
+    table = manager.tables.get(table_id)
+    if cluster is None or table is not None:
+        result = OPS[op](manager, table_id, args)
+        if op not in CHANGES:
+            return result
+        await manager.storage.stored()
+        if cluster is None or table is None or not table.lost:
+            return result
+    assert cluster is not None
     return await cluster.relay.call(table_id, op, args)
 
 
@@ -325,7 +341,8 @@ class Relay:
         """At the owner: answer another node's call about one of this node's tables."""
         caller, table_id = str(call["n"]), str(call["t"])
         reply: Json
-        if table_id not in self.manager.tables:
+        table = self.manager.tables.get(table_id)
+        if table is None:
             reply = {"moved": True}
         else:
             try:
@@ -333,10 +350,18 @@ class Relay:
             except ServerError as err:
                 reply = {"err": {**err.body(), "status": err.status}}
         frame = orjson.dumps(reply).decode()
+        moved = orjson.dumps({"moved": True}).decode()
+
+        def answer() -> None:
+            # A table lost to another node meanwhile had this change dropped, not stored:
+            # the caller asks the new owner instead.
+            lost = table is not None and table.lost
+            self.send(caller, "r", rid, moved if lost else frame)
+
         # Answered once what the call changed is stored: a seat taken survives a failover.
         loop = self.cluster.loop
         assert loop is not None
-        self.manager.storage.on_commit(soon(loop, self.send, caller, "r", rid, frame))
+        self.manager.storage.on_commit(soon(loop, answer))
 
 
 def channel(node: str) -> str:

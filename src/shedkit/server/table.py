@@ -181,6 +181,8 @@ class TableRuntime:
     # The seat whose bot is computing its move in the bot pool, shown to everyone.
     thinking: int | None = None
     think_tasks: set[asyncio.Task[None]] = field(default_factory=set)
+    # Set when another node took the table over: what this node did since is not stored.
+    lost: bool = False
 
     def __post_init__(self) -> None:
         self.game = shedkit.make(self.game_name, preset=self.preset, **self.options)
