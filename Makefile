@@ -16,6 +16,10 @@ NODES ?= 3
 # `make run COMPILED=1` serves with the compiled build (.venv-compiled, made by `make compiled`
 # when it is missing or older than the sources); a plain `make run` never builds it.
 COMPILED ?= 0
+# Test workers (pytest-xdist): a test file stays on one worker, so a module's server,
+# cluster or browser is started once. TEST_WORKERS=0 runs the suite in one process.
+TEST_WORKERS ?= 2
+XDIST := $(if $(filter 0,$(TEST_WORKERS)),,-n $(TEST_WORKERS) --dist loadfile)
 COMPILED_VENV := .venv-compiled
 COMPILED_BIN := $(COMPILED_VENV)/bin
 COMPILED_STAMP := $(COMPILED_VENV)/.installed
@@ -64,7 +68,8 @@ typecheck: $(STAMP)
 # The PostgreSQL server and the Redis that server-test-deps started (if it did) are stopped,
 # pass or fail.
 pytest: $(STAMP)
-	status=0; $(BIN)/pytest || status=$$?; sh scripts/server-test-deps.sh build stop; exit $$status
+	status=0; $(BIN)/pytest $(XDIST) || status=$$?; sh scripts/server-test-deps.sh build stop; \
+		exit $$status
 
 # NO_MKDOCS_2_WARNING: Material's notice about its own end of life is not a build warning.
 docs: $(DOCS_STAMP)
@@ -101,7 +106,7 @@ $(COMPILED_STAMP): pyproject.toml setup.py build_backend/shedkit_backend.py \
 test-compiled: compiled server-test-deps | $(STAMP)
 	status=0; SHEDKIT_EXPECT_COMPILED=1 SHEDKIT_TEST_PG_URL="$$(cat build/pg-url 2>/dev/null)" \
 		SHEDKIT_TEST_REDIS_URL="$$(cat build/redis-url 2>/dev/null)" \
-		$(COMPILED_BIN)/python -m pytest -p no:cacheprovider tests || status=$$?; \
+		$(COMPILED_BIN)/python -m pytest -p no:cacheprovider $(XDIST) tests || status=$$?; \
 		sh scripts/server-test-deps.sh build stop; exit $$status
 	$(BIN)/python benchmarks/bench.py --quick
 

@@ -104,7 +104,10 @@ class Nodes:
     def start(self, name: str | None = None, wait: bool = True) -> Node:
         """Start a node (named ``n1``, ``n2``… unless ``name``); wait until it answers."""
         self.started += 1
-        name = name or f"n{self.started}"
+        # Redis channels are shared by all its databases: parallel test workers' nodes
+        # must not share names.
+        worker = os.environ.get("PYTEST_XDIST_WORKER")
+        name = name or (f"{worker}-" if worker else "") + f"n{self.started}"
         port = free_port()
         command = [
             str(Path(sys.executable).with_name("shedkit")),
@@ -226,7 +229,8 @@ def cluster(name: str, count: int, lease: float = 1.5, *extra: str) -> Iterator[
     """``count`` nodes on a fresh database and an emptied Redis database."""
     assert PG_URL and REDIS_URL
     db = fresh_database(PG_URL)
-    redis_url = REDIS_URL.rsplit("/", 1)[0] + "/7"
+    base, number = REDIS_URL.rsplit("/", 1)
+    redis_url = f"{base}/{int(number or 0) + 7}"
     Redis.from_url(redis_url).flushdb()
     nodes = Nodes(db, redis_url, ARTIFACTS / name, lease=lease, extra=extra)
     try:

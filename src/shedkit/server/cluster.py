@@ -43,6 +43,7 @@ from shedkit.server.errors import ServerError
 from shedkit.server.inputs import check_id
 from shedkit.server.leases import Leases
 from shedkit.server.relay import MOVED, Relay
+from shedkit.server.store import stored
 
 if TYPE_CHECKING:
     from shedkit.server.manager import Manager
@@ -372,7 +373,7 @@ class Cluster:
 
     async def committed(self) -> None:
         """Wait until every write queued so far is committed (before acknowledging it)."""
-        await self.manager.storage.stored()
+        await stored(self.manager.storage)
 
     def stats(self) -> Json:
         """This node's part, for /api/stats."""

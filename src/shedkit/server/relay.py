@@ -32,6 +32,7 @@ from shedkit.protocol.views import Json
 from shedkit.server.errors import ServerError, error_message
 from shedkit.server.hub import MAX_MESSAGE, OUTBOX, Connection
 from shedkit.server.settings import TokenBucket
+from shedkit.server.store import stored
 
 if TYPE_CHECKING:
     from fastapi import WebSocket
@@ -80,7 +81,7 @@ async def on_table(manager: Manager, table_id: str, op: str, args: Json) -> Any:
         result = OPS[op](manager, table_id, args)
         if op not in CHANGES:
             return result
-        await manager.storage.stored()
+        await stored(manager.storage)
         if cluster is None or table is None or not table.lost:
             return result
     assert cluster is not None

@@ -26,7 +26,6 @@ another node has taken over are dropped, never written, and reported through
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import threading
 import time
@@ -208,21 +207,6 @@ class Storage:
                 self._cond.notify_all()
                 return
         callback()
-
-    async def stored(self) -> None:
-        """Wait, without blocking the event loop, until every write queued so far is committed."""
-        loop = asyncio.get_running_loop()
-        done: asyncio.Future[None] = loop.create_future()
-
-        def settle() -> None:
-            if not done.done():
-                done.set_result(None)
-
-        def wake() -> None:
-            loop.call_soon_threadsafe(settle)
-
-        self.on_commit(wake)
-        await done
 
     def flush(self, timeout: float | None = None) -> bool:
         """Wait until every queued write is committed (False if ``timeout`` s passed first)."""

@@ -8,7 +8,9 @@ be stored is closed, and the states that were not stored are never sent.
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from typing import TYPE_CHECKING
 
 import shedkit
 from shedkit.core.errors import ShedkitError
@@ -24,9 +26,28 @@ from shedkit.server.table import (
     summary_line,
 )
 
+if TYPE_CHECKING:
+    from shedkit.server.storage import Storage
+
 log = logging.getLogger("shedkit.server")
 
-__all__ = ["Store"]
+__all__ = ["Store", "stored"]
+
+
+async def stored(storage: Storage) -> None:
+    """Wait, without blocking the event loop, until every write queued so far is committed."""
+    loop = asyncio.get_running_loop()
+    done: asyncio.Future[None] = loop.create_future()
+
+    def settle() -> None:
+        if not done.done():
+            done.set_result(None)
+
+    def wake() -> None:  # in the writer's thread
+        loop.call_soon_threadsafe(settle)
+
+    storage.on_commit(wake)
+    await done
 
 
 class Store(RoomBase):
