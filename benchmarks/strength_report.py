@@ -71,7 +71,8 @@ def _agent(a: dict[str, Any]) -> str:
         return f"`{a['agent']}`"
     clock = f"{a['seconds']} s cap" if a["seconds"] is not None else "no clock"
     procs = f", {a['workers']} processes" if a["workers"] > 1 else ""
-    return f"`{a['level']}` ({a['playouts']} playouts/move, {clock}{procs})"
+    settings = "".join(f", {k}={v}" for k, v in a.get("settings", {}).items())
+    return f"`{a['level']}` ({a['playouts']} playouts/move, {clock}{procs}{settings})"
 
 
 def _rates(run: dict[str, Any], n: int) -> str:
@@ -109,8 +110,9 @@ def render(runs: list[dict[str, Any]]) -> str:
             decision = f"**{decision}** accepted"
         role = f", {settings['role']}" if settings["game"] == "doudizhu" else ""
         options = "".join(f", {k}={v}" for k, v in settings["options"].items())
+        preset = "" if settings["preset"] == "standard" else f" {settings['preset']}"
         what = (
-            f"{settings['game']}{options}{role}: {_agent(header['agents']['challenger'])} "
+            f"{settings['game']}{preset}{options}{role}: {_agent(header['agents']['challenger'])} "
             f"vs {_agent(header['agents'].get('baseline', header['agents']['field']))}"
         )
         if "baseline" in header["agents"]:
