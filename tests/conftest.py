@@ -47,22 +47,13 @@ def pytest_configure(config: pytest.Config) -> None:
         os.environ["SHEDKIT_TEST_REDIS_URL"] = f"{redis.rsplit('/', 1)[0]}/{index}"
     pg = os.environ.get("SHEDKIT_TEST_PG_URL")
     if pg:
-        from sqlalchemy import create_engine, text
         from sqlalchemy.engine import make_url
 
-        url = make_url(pg)
-        name = f"{url.database}_{worker}"
-        admin = create_engine(
-            url.set(drivername="postgresql+psycopg", database="postgres"),
-            isolation_level="AUTOCOMMIT",
-        )
-        with admin.connect() as conn:
-            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-            conn.execute(text(f'CREATE DATABASE "{name}"'))
-        admin.dispose()
-        os.environ["SHEDKIT_TEST_PG_URL"] = url.set(database=name).render_as_string(
-            hide_password=False
-        )
+        # Not from cluster_nodes: it reads the URLs when imported.
+        from tests.server.databases import fresh_database
+
+        name = f"{make_url(pg).database}_{worker}"
+        os.environ["SHEDKIT_TEST_PG_URL"] = fresh_database(pg, name)
 
 
 @pytest.fixture(scope="module")

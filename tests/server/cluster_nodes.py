@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import secrets
 import signal
 import socket
 import subprocess
@@ -25,6 +24,7 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
 import shedkit
+from tests.server.databases import drop_database, fresh_database
 from tests.server.live import LiveServer
 
 PG_URL = os.environ.get("SHEDKIT_TEST_PG_URL")
@@ -38,31 +38,6 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
-
-
-def fresh_database(pg_url: str) -> str:
-    """A new, empty database on the PostgreSQL server of ``pg_url``; its URL."""
-    name = f"shedkit_cluster_{secrets.token_hex(4)}"
-    admin = create_engine(
-        make_url(pg_url).set(drivername="postgresql+psycopg", database="postgres"),
-        isolation_level="AUTOCOMMIT",
-    )
-    with admin.connect() as conn:
-        conn.execute(text(f'CREATE DATABASE "{name}"'))
-    admin.dispose()
-    return make_url(pg_url).set(database=name).render_as_string(hide_password=False)
-
-
-def drop_database(url: str) -> None:
-    """Drop a database that `fresh_database` made."""
-    parsed = make_url(url)
-    admin = create_engine(
-        parsed.set(drivername="postgresql+psycopg", database="postgres"),
-        isolation_level="AUTOCOMMIT",
-    )
-    with admin.connect() as conn:
-        conn.execute(text(f'DROP DATABASE IF EXISTS "{parsed.database}" WITH (FORCE)'))
-    admin.dispose()
 
 
 @dataclass

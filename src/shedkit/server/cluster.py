@@ -368,12 +368,8 @@ class Cluster:
 
     async def created(self) -> None:
         """A table was created here: once it is stored, every node's lobby lists it."""
-        await self.committed()
-        await self._announce()
-
-    async def committed(self) -> None:
-        """Wait until every write queued so far is committed (before acknowledging it)."""
         await stored(self.manager.storage)
+        await self._announce()
 
     def stats(self) -> Json:
         """This node's part, for /api/stats."""
