@@ -17,9 +17,10 @@ NODES ?= 3
 # when it is missing or older than the sources); a plain `make run` never builds it.
 COMPILED ?= 0
 # Test workers (pytest-xdist): a test file stays on one worker, so a module's server,
-# cluster or browser is started once. TEST_WORKERS=0 runs the suite in one process.
+# cluster or browser is started once, and files start in the order tests/conftest.py puts
+# them (slowest first), not xdist's by count of tests. TEST_WORKERS=0 runs in one process.
 TEST_WORKERS ?= 2
-XDIST := $(if $(filter 0,$(TEST_WORKERS)),,-n $(TEST_WORKERS) --dist loadfile)
+XDIST := $(if $(filter 0,$(TEST_WORKERS)),,-n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder)
 COMPILED_VENV := .venv-compiled
 COMPILED_BIN := $(COMPILED_VENV)/bin
 COMPILED_STAMP := $(COMPILED_VENV)/.installed

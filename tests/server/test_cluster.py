@@ -46,7 +46,8 @@ def test_every_node_answers_every_url() -> None:
         tid = made.json()["id"]
         assert owner_of(nodes, tid) == a.name
         # The other node answers for it at once: the table was stored before the answer.
-        assert httpx.get(f"{b.url}/api/tables/{tid}").json()["id"] == tid
+        got = httpx.get(f"{b.url}/api/tables/{tid}")
+        assert got.status_code == 200 and got.json()["id"] == tid, got.text
         seat = httpx.post(f"{b.url}/api/tables/{tid}/join", json={"seat": 0, "name": "Ann"})
         assert seat.status_code == 200, seat.text
         token = seat.json()["token"]

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
-from sqlalchemy import update
+from sqlalchemy import event, update
 
 from shedkit.server.leases import Leases
 from shedkit.server.storage import Storage, leases_t
@@ -84,6 +85,37 @@ def test_a_table_not_yet_written_is_not_lost_and_a_closed_one_lets_go(db: str) -
         a.save_table("t2", "president", {"status": "closed"})
         assert a.flush(10)
         assert leases.holder("t2") is None and "t2" not in a.fences and lost == []
+    finally:
+        a.close()
+
+
+def test_a_first_write_committed_during_a_renewal_is_not_a_loss(db: str) -> None:
+    # The renewal's UPDATE misses the row (not committed yet); the table's first write
+    # commits before its SELECT looks again. Found there with this node's fence, the table
+    # is still this node's: once it was reported lost, and the node dropped a table it
+    # had just created.
+    a, leases, lost = node(db, "a.1")
+    try:
+        a.fences["t3"] = ("a.1", 1)
+        a.creators["t3"] = "c:someone"
+        a.save_table("t3", "doudizhu", {"status": "playing"})
+        fired: list[str] = []
+
+        def first_write_lands(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
+            if statement.lstrip().startswith("UPDATE shedkit_leases") and not fired:
+                fired.append(statement)
+                assert a.flush(10)
+
+        event.listen(leases.engine, "after_cursor_execute", first_write_lands)
+        try:
+            assert leases.renew(dict(a.fences)) == set()
+        finally:
+            event.remove(leases.engine, "after_cursor_execute", first_write_lands)
+        assert fired and leases.holder("t3") is not None and lost == []
+        # Another node's fence on the row is a loss.
+        with leases.engine.begin() as conn:
+            conn.execute(update(leases_t).values(owner="b.1", fence=2))
+        assert leases.renew(dict(a.fences)) == {"t3"}
     finally:
         a.close()
 

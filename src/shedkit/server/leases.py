@@ -51,8 +51,9 @@ class Leases:
         """Extend every lease this node holds; return the tables of ``held`` it lost.
 
         A table created here has no lease row until its first write commits: that is not
-        a loss. A table is lost when its row names another holder, or is gone after
-        another node held it.
+        a loss, nor is a first write that commits while this runs (each statement sees
+        what was committed before it). A table is lost when its row names another holder
+        or fence, or is gone after another node held it.
         """
         with self.engine.begin() as conn:
             rows = conn.execute(
@@ -66,12 +67,19 @@ class Leases:
             if not missing:
                 return set()
             now = {
-                r.table_id
+                r.table_id: (r.owner, r.fence)
                 for r in conn.execute(
-                    select(leases_t.c.table_id).where(leases_t.c.table_id.in_(missing))
+                    select(leases_t.c.table_id, leases_t.c.owner, leases_t.c.fence).where(
+                        leases_t.c.table_id.in_(missing)
+                    )
                 )
             }
-        return {t for t in missing if t in now or held[t][1] > 1}
+        return {
+            t
+            for t in missing
+            if (t in now and now[t] != (self.owner, held[t][1]))
+            or (t not in now and held[t][1] > 1)
+        }
 
     def claim(self, limit: int) -> list[Fence]:
         """Take up to ``limit`` lapsed leases, in random order; return ``(table, fence)``."""
