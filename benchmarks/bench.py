@@ -17,7 +17,15 @@ Figures:
    middle of a hand;
 3. the PettingZoo Dou Di Zhu environment in the loop a user writes (reset per
    episode, ``env.last()``, ``np.flatnonzero`` of the mask, one ``env.step``)
-   against RLCard's ``env.run``.
+   against RLCard's ``env.run``;
+4. the search bots, which no peer has: playouts per second of each game's
+   search (``benchmarks/playouts.py``'s measurement: fixed seeded decisions,
+   the process's CPU time on the pinned core), and milliseconds per move, mean
+   and p99, of the ``hard`` and ``expert`` levels on fixed seeded decisions
+   (playing exactly their playout budget, no clock; the wall clock of
+   ``agent.act``). ``expert`` searches in worker processes, so it is measured
+   with the affinity the run started with (every core of the machine), not
+   the pinned core.
 
 Run with ``make bench`` or ``python benchmarks/bench.py [--quick] [--json PATH]
 [--markdown PATH]``.
@@ -36,7 +44,7 @@ import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -50,6 +58,15 @@ from shedkit.doudizhu.movegen import lead_moves
 ROOT = Path(__file__).resolve().parents[1]
 COMPILED_PYTHON = ROOT / ".venv-compiled" / "bin" / "python"
 Figure = dict[str, Any]
+#: The games the search figures cover: name, key prefix, label.
+SEARCH_GAMES = (
+    ("doudizhu", "ddz", "Dou Di Zhu"),
+    ("president", "president", "President"),
+    ("dominoes", "dominoes", "Dominoes"),
+)
+#: Decisions taken from each seeded deal for the ms-per-move figures (a Dou Di
+#: Zhu deal can have as few as 3 with a choice).
+MOVES_PER_DEAL = 3
 
 
 def machine() -> str:
@@ -290,6 +307,96 @@ def steps_rate(play: Callable[[int, int], int], deals: int, repeats: int) -> Fig
     return figure(rates, "steps/s")
 
 
+# -- search bots -------------------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def affinity(cpus: set[int]) -> Iterator[None]:
+    """Run the block with this process allowed on ``cpus`` (processes it starts inherit them)."""
+    if not hasattr(os, "sched_setaffinity"):
+        yield
+        return
+    before = os.sched_getaffinity(0)
+    os.sched_setaffinity(0, cpus)
+    try:
+        yield
+    finally:
+        os.sched_setaffinity(0, before)
+
+
+def playouts_rate(name: str, args: argparse.Namespace) -> Figure:
+    """Search playouts per second of ``name``: ``playouts.measure`` on the pinned core."""
+    # Imported here: playouts imports machine and load from this module.
+    import playouts
+
+    settings = argparse.Namespace(
+        deals=args.search_deals,
+        per_deal=args.search_per_deal,
+        playouts=args.playouts,
+        repeats=args.repeats,
+    )
+    f = playouts.measure(name, settings)
+    return {
+        "median": f["median"],
+        "min": f["min"],
+        "max": f["max"],
+        "n": args.repeats,
+        "unit": "playouts/s",
+        "decisions": f["views"],
+        "playouts": f["playouts"],
+    }
+
+
+def move_times(level: str, name: str, moves: int, seed: int = 0, fraction: float = 1.0) -> Figure:
+    """Milliseconds per ``agent.act`` of ``level`` over ``moves`` seeded decisions of ``name``.
+
+    The agent plays exactly its playout budget (``budget_only``; ``fraction`` of it in a
+    smoke run) and is timed with the wall clock, which also counts its worker processes'
+    search.
+    """
+    import playouts
+    from shedkit.agents.search.levels import LEVELS, make_level
+
+    game = shedkit.make(name)
+    views = playouts.decisions(game, -(-moves // MOVES_PER_DEAL), MOVES_PER_DEAL)[:moves]
+    budget = max(1, round(dict(LEVELS[level].playouts)[name] * fraction))
+    agent = make_level(level, game, seed, budget_only=True, playouts=budget)
+    times = []
+    try:
+        if agent.workers > 1:
+            agent.act(views[-1])  # untimed: starts the worker processes
+        for view in views:
+            t0 = time.perf_counter()
+            agent.act(view)
+            times.append((time.perf_counter() - t0) * 1000)
+    finally:
+        agent.close()
+    times.sort()
+    return {
+        "mean": statistics.fmean(times),
+        "p99": times[min(len(times) - 1, int(0.99 * len(times)))],
+        "max": times[-1],
+        "n": len(times),
+        "unit": "ms",
+        "playouts": agent.playouts,
+        "workers": agent.workers,
+        "cores": sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else [],
+    }
+
+
+def search_figures(args: argparse.Namespace) -> dict[str, Figure]:
+    """Playouts per second and the ``hard`` and ``expert`` move times of every game."""
+    out: dict[str, Figure] = {}
+    for name, key, _ in SEARCH_GAMES:
+        # First, so that the game's tables are built before any move is timed.
+        out[f"{key}_playouts"] = playouts_rate(name, args)
+        out[f"{key}_hard_ms"] = move_times("hard", name, args.hard_moves, 0, args.budget)
+        # Expert's workers inherit this affinity: every core the run started with.
+        with affinity(args.all_cores):
+            out[f"{key}_expert_ms"] = move_times("expert", name, args.expert_moves, 0, args.budget)
+    return out
+
+
 # -- the run -----------------------------------------------------------------------------------
 
 
@@ -314,6 +421,7 @@ def shedkit_figures(args: argparse.Namespace) -> dict[str, Figure]:
     # Without the [rl] extra in this interpreter there is no env figure.
     with contextlib.suppress(ImportError):
         out["env_steps"] = steps_rate(shedkit_env_steps, max(10, n // 3), r)
+    out.update(search_figures(args))
     return out
 
 
@@ -387,11 +495,11 @@ def fmt(f: Figure | None) -> str:
     return f"{f['median']:,.{digits}f} ({f['min']:,.{digits}f}-{f['max']:,.{digits}f})"
 
 
-def ratio(ours: Figure | None, peer: Figure | None, higher: bool) -> str:
-    """How many times faster shedkit is (above 1: faster), from the medians."""
+def ratio(ours: Figure | None, peer: Figure | None, higher: bool, stat: str = "median") -> str:
+    """How many times faster shedkit is (above 1: faster), from the medians (or ``stat``)."""
     if ours is None or peer is None:
         return "-"
-    x = ours["median"] / peer["median"] if higher else peer["median"] / ours["median"]
+    x = ours[stat] / peer[stat] if higher else peer[stat] / ours[stat]
     return f"x{x:.2f}"
 
 
@@ -413,25 +521,113 @@ def table(pure: dict[str, Figure], compiled: dict[str, Figure], peer: dict[str, 
     return "\n".join(lines)
 
 
+SEARCH_ROWS = [
+    # label after the game's name, key after the game's prefix
+    ("search playouts/s", "playouts"),
+    ("`hard` ms per move, mean / p99", "hard_ms"),
+    ("`expert` ms per move, mean / p99", "expert_ms"),
+]
+
+
+def fmt_ms(f: Figure | None) -> str:
+    """``mean / p99`` of a move-time figure."""
+    if f is None:
+        return "-"
+    digits = 1 if f["p99"] < 100 else 0
+    return f"{f['mean']:,.{digits}f} / {f['p99']:,.{digits}f}"
+
+
+def covers(f: Figure) -> str:
+    """What a search figure was measured on."""
+    if f["unit"] == "ms":
+        workers = f", {f['workers']} workers" if f["workers"] > 1 else ""
+        return f"{f['n']} decisions x {f['playouts']:,} playouts{workers}"
+    return f"{f['decisions']} decisions x {f['playouts']} playouts, {f['n']} reps"
+
+
+def search_table(pure: dict[str, Figure], compiled: dict[str, Figure]) -> str:
+    """A Markdown table of the search figures: pure, compiled and compiled over pure."""
+    lines = [
+        "| search figure | measured on | shedkit pure | shedkit compiled | compiled/pure |",
+        "| --- | --- | ---: | ---: | ---: |",
+    ]
+    for _, prefix, game in SEARCH_GAMES:
+        for label, suffix in SEARCH_ROWS:
+            key = f"{prefix}_{suffix}"
+            p, c = pure.get(key), compiled.get(key)
+            shown = p or c
+            if shown is None:
+                continue
+            on = covers(shown)
+            if suffix == "playouts":
+                cells, speed = f"{fmt(p)} | {fmt(c)}", ratio(c, p, True)
+            else:
+                cells, speed = f"{fmt_ms(p)} | {fmt_ms(c)}", ratio(c, p, False, "mean")
+            lines.append(f"| {game} {label} | {on} | {cells} | {speed} |")
+    return "\n".join(lines)
+
+
+def search_notes(args: argparse.Namespace) -> str:
+    """How the search figures were measured: clocks, cores and decisions."""
+    from shedkit.agents.search.levels import LEVELS
+
+    cores = ", ".join(map(str, sorted(args.all_cores)))
+    budget = "playout budget" if args.budget == 1 else f"playout budget x {args.budget:g}"
+    return (
+        f"Search bots (no peer has any): playouts/s is the median (min-max) of {args.repeats} "
+        "repetitions of the process's CPU time on the pinned core; ms per move is the wall "
+        f"clock of `agent.act` ({args.hard_moves} seeded decisions per game for `hard`, "
+        f"{args.expert_moves} for `expert`; the level's {budget}, no clock), mean and "
+        f"p99. `hard` runs on the pinned core; `expert`'s {LEVELS['expert'].workers} worker "
+        f"processes run with the affinity the run started with: cores {cores} of the "
+        f"machine's {os.cpu_count()}."
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--deals", type=int, default=300, help="deals per repetition")
     parser.add_argument("--repeats", type=int, default=5, help="repetitions (median shown)")
     parser.add_argument("--hands", type=int, default=30, help="20-card hands for movegen")
     parser.add_argument("--dominoes-hands", type=int, default=2000, help="Dominoes hands per rep")
+    parser.add_argument("--playouts", type=int, default=50, help="playouts per search decision")
+    parser.add_argument("--search-deals", type=int, default=4, help="deals of the search decisions")
+    parser.add_argument("--search-per-deal", type=int, default=2, help="search decisions per deal")
+    parser.add_argument("--hard-moves", type=int, default=150, help="timed hard moves per game")
+    parser.add_argument("--expert-moves", type=int, default=45, help="timed expert moves per game")
+    parser.add_argument(
+        "--budget", type=float, default=1.0, help="fraction of the levels' playout budgets timed"
+    )
     parser.add_argument("--quick", action="store_true", help="small counts (a smoke run)")
     parser.add_argument("--json", type=Path, help="write every figure as JSON here")
     parser.add_argument("--markdown", type=Path, help="write the table as Markdown here")
     parser.add_argument("--shedkit-only", action="store_true", help=argparse.SUPPRESS)
+    # The compiled subprocess starts pinned: the parent tells it the cores for expert.
+    parser.add_argument("--cores", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.quick:
         args.deals, args.hands, args.dominoes_hands = 40, 8, 200
+        args.playouts, args.search_deals, args.search_per_deal = 20, 2, 1
+        args.hard_moves, args.expert_moves, args.budget = 4, 2, 0.1
     args.repeats = max(args.repeats, 5)
+    if args.cores:
+        args.all_cores = {int(c) for c in args.cores.split(",")}
+    elif hasattr(os, "sched_getaffinity"):
+        args.all_cores = os.sched_getaffinity(0)
+    else:
+        args.all_cores = set(range(os.cpu_count() or 1))
     args.passthrough = [
         f"--deals={args.deals}",
         f"--repeats={args.repeats}",
         f"--hands={args.hands}",
         f"--dominoes-hands={args.dominoes_hands}",
+        f"--playouts={args.playouts}",
+        f"--search-deals={args.search_deals}",
+        f"--search-per-deal={args.search_per_deal}",
+        f"--hard-moves={args.hard_moves}",
+        f"--expert-moves={args.expert_moves}",
+        f"--budget={args.budget}",
+        f"--cores={','.join(map(str, sorted(args.all_cores)))}",
     ]
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
@@ -456,11 +652,15 @@ def main(argv: list[str] | None = None) -> int:
     peer = peer_figures(args)
     load_after = load()
     text = table(pure, compiled, peer)
+    search = search_table(pure, compiled)
+    notes = search_notes(args)
     print(
         f"\nmedian (min-max) of {args.repeats} repetitions; {args.deals} deals, "
         f"{args.dominoes_hands} Dominoes hands per repetition\n"
     )
     print(text)
+    print(f"\n{notes}\n")
+    print(search)
     print(f"\nload average after: {load_after}")
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
@@ -469,6 +669,13 @@ def main(argv: list[str] | None = None) -> int:
             "load_before": load_before,
             "load_after": load_after,
             "repeats": args.repeats,
+            "search": {
+                "hard_moves": args.hard_moves,
+                "expert_moves": args.expert_moves,
+                "expert_cores": sorted(args.all_cores),
+                "cpu_count": os.cpu_count(),
+                "notes": notes,
+            },
             "pure": pure,
             "compiled": compiled,
             "peers": peer,
@@ -479,6 +686,8 @@ def main(argv: list[str] | None = None) -> int:
         args.markdown.write_text(
             f"Machine: {machine()}; load average {load_before} before, {load_after} after.\n\n"
             + text
+            + f"\n\n{notes}\n\n"
+            + search
             + "\n",
             "utf-8",
         )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 from typing import Any
 
@@ -11,7 +12,12 @@ import shedkit
 from shedkit.agents import AGENTS, make_agent
 from shedkit.agents.search import LEVELS, EpsilonGreedy, SearchAgent, knowledge_for
 from shedkit.agents.search.engine import run_paired, run_playouts
-from shedkit.agents.search.knowledge import DominoesKnowledge, DouDizhuKnowledge
+from shedkit.agents.search.knowledge import (
+    DominoesKnowledge,
+    DouDizhuKnowledge,
+    _Likelihood,
+    _Weighted,
+)
 
 GAMES = ("doudizhu", "president", "dominoes")
 
@@ -154,6 +160,58 @@ def test_ddz_rollouts_never_bomb_at_random() -> None:
             assert not knowledge.rollout_move(state, rng).is_bomb
         checked += 1
     assert checked > 0
+
+
+def test_ddz_10_inference_weighs_deals_by_how_likely_they_make_the_moves_seen() -> None:
+    """Deals drawn with ``infer`` are consistent with the view (DDZ-10) and favour those
+    where ε-greedy seats would have bid and played as they did: the true deal of greedy
+    seats scores the highest likelihood there is, and the weighed deals place more of the
+    hidden cards where they really are than uniform ones do."""
+    game = shedkit.make("doudizhu")
+    greedy = make_agent("greedy", game)
+    knowledge = DouDizhuKnowledge(game, infer=48, model_epsilon=0.25)
+    uniform_right = weighed_right = 0.0
+    for seed in (0, 3, 4, 5):
+        state = game.new_deal(seed=seed)
+        while len(state.history) < 18 + seed:
+            state.apply(greedy.act(state.view(state.current_player)))
+        seat = state.current_player
+        view = state.view(seat)
+        # The true deal, replayed: every move of another seat was greedy's.
+        true, best = _Likelihood(greedy, seat, 0.25), 0.0
+        replay = game.new_deal(seed=seed)
+        for player, move, _ in view.history:
+            legal = len(replay.legal_moves())
+            if player != seat and legal > 1:
+                best += math.log(0.75 + 0.25 / legal)
+            true(replay, move)
+            replay.apply(move)
+        assert true.log == pytest.approx(best)
+        draw = knowledge.determinizer(view, random.Random(seed))
+        assert isinstance(draw, _Weighted) and len(draw.deals) == 48
+        first = draw()
+        assert first.view(seat).hand == view.hand and first.view(seat).history == view.history
+        first.apply(first.legal_moves()[0])  # a fresh copy each draw: the pool is untouched
+        assert all(d.view(seat).history == view.history for d in draw.deals)
+
+        def right(deal: Any, state: Any = state, seat: int = seat) -> float:
+            hidden = [s for s in range(3) if s != seat]
+            return sum((deal.hands[s] & state.hands[s]).bit_count() for s in hidden) / sum(
+                state.hands[s].bit_count() for s in hidden
+            )
+
+        weights = [b - a for a, b in zip([0.0, *draw.cumulative], draw.cumulative, strict=False)]
+        uniform_right += sum(right(d) for d in draw.deals) / len(draw.deals)
+        weighed_right += sum(w * right(d) for w, d in zip(weights, draw.deals, strict=True)) / (
+            draw.total
+        )
+    assert weighed_right > uniform_right
+    # Off, or before any move: uniform deals.
+    assert not isinstance(DouDizhuKnowledge(game).determinizer(view, random.Random()), _Weighted)
+    with pytest.raises(ValueError, match="infer"):
+        DouDizhuKnowledge(game, infer=-1)
+    with pytest.raises(ValueError, match="model_epsilon"):
+        DouDizhuKnowledge(game, model_epsilon=0.0)
 
 
 def test_paired_search_plays_every_move_on_the_same_deals() -> None:

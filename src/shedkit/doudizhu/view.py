@@ -9,6 +9,7 @@ landlord has shown it; never another seat's hidden cards.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -81,11 +82,18 @@ class View:
         )
 
 
-def determinize(game: DouDizhu, view: View, rng: random.Random) -> State:
+def determinize(
+    game: DouDizhu,
+    view: View,
+    rng: random.Random,
+    observe: Callable[[State, Move], None] | None = None,
+) -> State:
     """Deal the cards ``view`` cannot see at random and replay its public history.
 
     The result holds the view's own hand, every card already played where it
     was played, the shown kitty, and the right number of cards in each hand.
+    ``observe(state, move)``, if given, sees each move of the history before it
+    is replayed (a search weighs the deal by how likely the seats' moves were).
     """
     if view.seat is None:
         raise ValueError("determinize needs a seat's view, not a spectator's")
@@ -122,5 +130,7 @@ def determinize(game: DouDizhu, view: View, rng: random.Random) -> State:
     landlord = view.landlord if skipped else None
     state = State(game, rng.randrange(2**63), dealt, kitty, view.first_bidder, landlord, view.stake)
     for _, move, cards in view.history:
+        if observe is not None:
+            observe(state, move)
         state._apply(move, cards if move.size else None)
     return state

@@ -1,7 +1,8 @@
 """Determinized flat Monte Carlo search at the root (PIMC).
 
-Each playout samples a full deal consistent with the seat's view
-(``game.determinize``), applies one root move, then plays the deal out with
+Each playout samples a full deal consistent with the seat's view (the
+knowledge's ``determinizer``: ``game.determinize``, or deals weighed by how
+likely they make what the other seats did), applies one root move, then plays the deal out with
 the game's rollout policy (greedy with ε-random moves) and scores it with the
 game's reward (a team's reward for partners). The root move is chosen by UCB1,
 or, where the game's knowledge asks for *paired* playouts, every root move is
@@ -18,7 +19,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final, Protocol
@@ -56,6 +57,10 @@ class GameKnowledge(Protocol):
 
     def for_root(self, view: Any) -> GameKnowledge:
         """The knowledge that scores a search from ``view`` (itself, or a variant of it)."""
+        ...
+
+    def determinizer(self, view: Any, rng: random.Random) -> Callable[[], Any]:
+        """What draws one full deal consistent with ``view`` per call (a fresh state)."""
         ...
 
 
@@ -115,6 +120,7 @@ def run_playouts(
     k = len(moves)
     stats = _Stats([0] * k, [0.0] * k, [0.0] * k)
     low, high = math.inf, -math.inf
+    draw = knowledge.determinizer(view, rng)
     for done in range(playouts):
         if deadline is not None and done >= k and time.perf_counter() >= deadline:
             break
@@ -130,7 +136,7 @@ def run_playouts(
                     + exploration * spread * math.sqrt(log_n / stats.visits[j])
                 ),
             )
-        state = game.determinize(view, rng)
+        state = draw()
         state.apply(moves[i])
         value = _play_out(state, knowledge, seat, rng)
         stats.visits[i] += 1
@@ -169,10 +175,11 @@ def run_paired(
         moves = view.legal_moves
     seat = view.seat
     values: list[list[float]] = [[] for _ in moves]
+    draw = knowledge.determinizer(view, rng)
     for _ in range(max(1, playouts // len(moves))):
         if deadline is not None and values[0] and time.perf_counter() >= deadline:
             break
-        deal = game.determinize(view, rng)
+        deal = draw()
         dice = rng.getrandbits(63)
         for i, move in enumerate(moves):
             state = deal.clone()

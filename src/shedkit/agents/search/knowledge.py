@@ -5,7 +5,9 @@ measure of strength) or the stake-weighted deal result (``"adp"``, average
 difference in points), the two objectives DouZero trains for; peasants share
 their result. Its rollouts never throw a bomb at random, and its root search
 tries one kicker choice per combination (``paired=True`` plays each on the same
-deals: a variant not yet shown stronger).
+deals: a variant not yet shown stronger). With ``infer`` it draws its deals
+among that many uniform ones, weighed by how likely each makes the bids and
+plays seen so far if the other seats play greedy with ε-random moves.
 President scores the finishing place; Dominoes the points of the seat's side
 less the best other side's, and it solves small endgames exactly by alpha-beta
 once the boneyard is empty.
@@ -13,9 +15,10 @@ once the boneyard is empty.
 
 from __future__ import annotations
 
+import bisect
 import math
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Final
 
 from shedkit.agents.base import make_agent
@@ -80,6 +83,63 @@ class GreedyRollouts:
         """The knowledge that scores a search from ``view``: this one."""
         return self
 
+    def determinizer(self, view: Any, rng: random.Random) -> Callable[[], Any]:
+        """Deals consistent with ``view``, the unseen cards shuffled uniformly."""
+        return _Uniform(self.game, view, rng)
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)
+class _Uniform:
+    """Calls ``game.determinize(view, rng)``: one uniformly random consistent deal a call."""
+
+    def __init__(self, game: Any, view: Any, rng: random.Random) -> None:
+        self.game, self.view, self.rng = game, view, rng
+
+    def __call__(self) -> Any:
+        return self.game.determinize(self.view, self.rng)
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)
+class _Weighted:
+    """Draws one of ``deals`` in proportion to its weight, a copy each call."""
+
+    def __init__(self, deals: list[Any], weights: list[float], rng: random.Random) -> None:
+        self.deals, self.rng = deals, rng
+        self.cumulative: list[float] = []
+        total = 0.0
+        for w in weights:
+            total += w
+            self.cumulative.append(total)
+        self.total = total
+
+    def __call__(self) -> Any:
+        i = bisect.bisect_right(self.cumulative, self.rng.random() * self.total)
+        return self.deals[min(i, len(self.deals) - 1)].clone()
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)
+class _Likelihood:
+    """The log-likelihood of the other seats' moves under ε-greedy play, summed as replayed.
+
+    A seat plays the greedy move with probability 1 − ε and any legal move with ε; the
+    seat searching (``seat``) and forced moves say nothing.
+    """
+
+    def __init__(self, greedy: Any, seat: int, epsilon: float) -> None:
+        self.greedy, self.seat, self.epsilon = greedy, seat, epsilon
+        self.log = 0.0
+
+    def __call__(self, state: Any, move: Any) -> None:
+        player = state.current_player
+        if player == self.seat:
+            return
+        legal = state.legal_moves()
+        if len(legal) < 2:
+            return
+        guess = self.greedy.act(state.view(player))
+        chance = self.epsilon / len(legal) + (1.0 - self.epsilon if guess == move else 0.0)
+        self.log += math.log(chance)
+
 
 @mypyc_attr(allow_interpreted_subclasses=True)
 class DouDizhuKnowledge(GreedyRollouts):
@@ -97,10 +157,18 @@ class DouDizhuKnowledge(GreedyRollouts):
         group_kickers: bool = True,
         calm_rollouts: bool = True,
         paired: bool = False,
+        infer: int = 0,
+        model_epsilon: float = 0.25,
     ) -> None:
         super().__init__(game, epsilon)
         if objective not in OBJECTIVES:
             raise ValueError(f"objective must be one of {', '.join(OBJECTIVES)}, not {objective!r}")
+        if infer < 0:
+            raise ValueError(f"infer must be 0 (off) or a number of deals, not {infer!r}")
+        if not 0.0 < model_epsilon <= 1.0:
+            raise ValueError(f"model_epsilon must be above 0 and at most 1, not {model_epsilon!r}")
+        self.infer = infer
+        self.model_epsilon = model_epsilon
         self.objective = objective
         self.group_kickers = group_kickers
         self.calm_rollouts = calm_rollouts
@@ -118,6 +186,8 @@ class DouDizhuKnowledge(GreedyRollouts):
             self.group_kickers,
             self.calm_rollouts,
             self.paired,
+            self.infer,
+            self.model_epsilon,
         )
 
     def reward(self, state: Any, seat: int) -> float:
@@ -133,7 +203,14 @@ class DouDizhuKnowledge(GreedyRollouts):
             return self
         if self._bidding is None:
             self._bidding = DouDizhuKnowledge(
-                self.game, self.epsilon, "adp", self.group_kickers, self.calm_rollouts, self.paired
+                self.game,
+                self.epsilon,
+                "adp",
+                self.group_kickers,
+                self.calm_rollouts,
+                self.paired,
+                self.infer,
+                self.model_epsilon,
             )
         return self._bidding
 
@@ -180,6 +257,28 @@ class DouDizhuKnowledge(GreedyRollouts):
             elif cost < seen[0]:
                 best[key] = (cost, move)
         return [best[key][1] for key in order]
+
+    def determinizer(self, view: Any, rng: random.Random) -> Callable[[], Any]:
+        """Deals weighed by how likely they make the other seats' bids and plays (``infer``).
+
+        ``infer`` uniform deals are drawn and each is weighed by the chance that ε-greedy
+        seats (ε = ``model_epsilon``) would have made every move of the history from it;
+        playouts then draw among them by weight. A seat that passed over a pair it could
+        have beaten makes the deals where it held a higher pair less likely, not
+        impossible. ``infer=0``: uniform deals.
+        """
+        if self.infer <= 0 or not view.history:
+            return super().determinizer(view, rng)
+        from shedkit.doudizhu.view import determinize
+
+        deals: list[Any] = []
+        logs: list[float] = []
+        for _ in range(self.infer):
+            likelihood = _Likelihood(self.greedy, view.seat, self.model_epsilon)
+            deals.append(determinize(self.game, view, rng, likelihood))
+            logs.append(likelihood.log)
+        top = max(logs)
+        return _Weighted(deals, [math.exp(x - top) for x in logs], rng)
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -232,7 +331,14 @@ class DominoesKnowledge(GreedyRollouts):
 
 #: The settings `knowledge_for` takes for each game beside ``epsilon`` (for experiments).
 SETTINGS: Final = {
-    "doudizhu": ("objective", "group_kickers", "calm_rollouts", "paired"),
+    "doudizhu": (
+        "objective",
+        "group_kickers",
+        "calm_rollouts",
+        "paired",
+        "infer",
+        "model_epsilon",
+    ),
     "president": (),
     "dominoes": ("endgame_tiles",),
 }
