@@ -91,8 +91,9 @@ def split_settings(text: str) -> tuple[str, dict[str, Any]]:
     """``hard@160:objective=adp,group_kickers=false`` as ``("hard@160", {...})``.
 
     The settings after ``:`` change a search level's knowledge of the game
-    (`shedkit.agents.search.knowledge.knowledge_for`): a variant to test against the
-    level as it is (``epsilon=0.05`` too). Values are read as numbers, ``true``/``false`` or text.
+    (`shedkit.agents.search.knowledge.knowledge_for`) or its root (``confidence``,
+    ``exploration``): a variant to test against the level as it is (``epsilon=0.05``
+    too). Values are read as numbers, ``true``/``false`` or text.
     """
     base, colon, rest = text.partition(":")
     settings: dict[str, Any] = {}

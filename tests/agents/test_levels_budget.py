@@ -46,3 +46,18 @@ def test_a_level_without_search_takes_no_budget() -> None:
         assert "does not search" in str(e)
     else:
         raise AssertionError("medium took a playout budget")
+
+
+def test_settings_reach_the_root_or_the_game_knowledge() -> None:
+    """``confidence`` and ``exploration`` set the agent's root; the rest its knowledge."""
+    game = shedkit.make("doudizhu")
+    plain = make_level("hard", game, 1)
+    agent = make_level("hard", game, 1, settings={"confidence": 2, "objective": "adp"})
+    assert (agent.confidence, agent.exploration) == (2.0, plain.exploration)
+    assert agent.knowledge.objective == "adp" and plain.knowledge.objective == "wp"
+    try:
+        make_level("hard", game, 1, settings={"confidense": 2})
+    except ValueError as e:
+        assert "confidense" in str(e)
+    else:
+        raise AssertionError("an unknown setting was taken")

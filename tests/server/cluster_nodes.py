@@ -121,7 +121,7 @@ class Nodes:
             self.wait_ready(node)
         return node
 
-    def wait_ready(self, node: Node, timeout: float = 60.0) -> None:
+    def wait_ready(self, node: Node, timeout: float = 180.0) -> None:
         """Wait until ``node`` answers its health check."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:

@@ -33,13 +33,19 @@ pytestmark = pytest.mark.skipif(
 )
 
 
+#: The lease of the tests that kill no node (the failover tests keep 1.5 s, to be quick).
+STEADY = 5.0
+
+
 def owner_of(nodes: Nodes, table_id: str) -> str:
     """The node holding a table (its lease is written with the table's first row)."""
     return nodes.owners()[table_id]
 
 
 def test_every_node_answers_every_url() -> None:
-    with cluster("urls", 2) as nodes:
+    # A lease longer than the failover tests': a stall of a busy machine must not move
+    # the table to the other node in the middle of this test.
+    with cluster("urls", 2, STEADY) as nodes:
         a, b = nodes.alive()
         made = httpx.post(f"{a.url}/api/tables", json={"game": "doudizhu", "bots": 2, "seed": 5})
         assert made.status_code == 201
@@ -103,7 +109,8 @@ def test_every_node_answers_every_url() -> None:
 def test_quotas_and_caps_hold_across_nodes() -> None:
     # Later flags win: these caps override the harness's generous ones.
     caps = ("--tables-per-client", "2", "--ws-per-client", "2")
-    with cluster("limits", 2, 1.5, *caps) as nodes:
+    # The steady lease: a table moved mid-test would close a counted socket.
+    with cluster("limits", 2, STEADY, *caps) as nodes:
         a, b = nodes.alive()
         body = {"game": "president", "bots": 3}
         assert httpx.post(f"{a.url}/api/tables", json=body).status_code == 201

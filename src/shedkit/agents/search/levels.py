@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from shedkit.agents.base import make_agent, register_agent
 from shedkit.agents.search.engine import EpsilonGreedy, SearchAgent
@@ -35,7 +35,14 @@ class Level:
     playouts: tuple[tuple[str, int], ...] = ()
     seconds: float | None = None
     workers: int = 1
+    #: `SearchAgent` settings of the root: ``confidence`` and ``exploration``.
+    root: tuple[tuple[str, float], ...] = ()
 
+
+#: The search settings that belong to the root (`SearchAgent`), not to the game's knowledge:
+#: ``confidence``, the standard errors by which another move must beat the greedy one, and
+#: ``exploration``, UCB1's constant.
+ROOT_SETTINGS: Final = ("confidence", "exploration")
 
 #: The levels, weakest first; no ``playouts`` means no search.
 LEVELS: dict[str, Level] = {
@@ -83,14 +90,21 @@ def make_level(
     budget = dict(spec.playouts).get(game.name) if playouts is None else playouts
     if budget is None:
         raise ValueError(f"level {level!r} has no search budget for {game.name}")
+    # The root's own settings go to the agent; the rest describe the game's knowledge.
+    knowledge_settings = dict(settings or {})
+    root = {
+        str(k): float(knowledge_settings.pop(k)) for k in ROOT_SETTINGS if k in knowledge_settings
+    }
+    root_settings: dict[str, float] = {**dict(spec.root), **root}
     return SearchAgent(
         game,
-        knowledge_for(game, settings=settings),
+        knowledge_for(game, settings=knowledge_settings),
         seed,
         playouts=budget,
         seconds=None if budget_only else spec.seconds,
         workers=spec.workers,
         name=spec.name,
+        **root_settings,
     )
 
 
