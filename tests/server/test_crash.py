@@ -35,21 +35,27 @@ def free_port() -> int:
         return port
 
 
-def start(db: str, port: int) -> subprocess.Popen[bytes]:
-    """``shedkit serve`` without clocks or bot delays; returns once it answers."""
+def start(db: str, port: int, log: Path) -> subprocess.Popen[bytes]:
+    """``shedkit serve`` without clocks or bot delays; returns once it answers.
+
+    Its output goes to ``log`` (appended), whose end a failed start shows.
+    """
     run = "import sys; from shedkit.cli.main import main; sys.exit(main(sys.argv[1:]))"
     cmd = [sys.executable, "-c", run, "serve", "--port", str(port), "--db", db]
     cmd += ["--bot-delay", "0", "--turn-clock", "0", "--away-after", "3600"]
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
+    with log.open("ab") as out:
+        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
+    # A start takes seconds; on a loaded machine, up to minutes.
+    deadline = time.monotonic() + 180
+    while time.monotonic() < deadline and proc.poll() is None:
         try:
             httpx.get(f"http://127.0.0.1:{port}/api/stats", timeout=1).raise_for_status()
             return proc
         except httpx.HTTPError:
             time.sleep(0.05)
     proc.kill()
-    raise RuntimeError("the server did not start")
+    tail = log.read_text(errors="replace")[-2000:]
+    raise RuntimeError(f"the server did not start on port {port}:\n{tail}")
 
 
 def play_until_killed(
@@ -125,9 +131,10 @@ def stored_moves(port: int, tid: str, wanted: set[int]) -> dict[int, list[str]]:
 @pytest.mark.skipif(os.name != "posix", reason="SIGKILL is a POSIX signal")
 def test_no_acknowledged_move_is_lost_when_the_server_is_killed(tmp_path: Path) -> None:
     db = f"sqlite:///{tmp_path / 'crash.db'}"
+    log = tmp_path / "server.log"
     port = free_port()
     rng = random.Random(2026)
-    proc = start(db, port)
+    proc = start(db, port, log)
     try:
         base = f"http://127.0.0.1:{port}"
         table = httpx.post(f"{base}/api/tables", json={"game": "doudizhu", "deals": 1000})
@@ -146,7 +153,10 @@ def test_no_acknowledged_move_is_lost_when_the_server_is_killed(tmp_path: Path) 
         checked, verified = 0, set()
         for _ in range(KILLS):
             acked |= play_until_killed(proc, port, tid, tokens, rng, rng.uniform(0.05, 0.5))
-            proc = start(db, port)
+            # A port of its own each time: the old one may serve another connection by now
+            # (the system hands loopback ports out again), and the clients follow anyway.
+            port = free_port()
+            proc = start(db, port, log)
             stored = stored_moves(port, tid, {a[0] for a in acked - verified})
             live = max(stored, default=0)
             pending = {a for a in acked if a not in verified or a[0] == live}
