@@ -486,8 +486,9 @@ def test_shutdown_is_bounded_and_keeps_what_was_acknowledged(tmp_path: Path) -> 
     from tests.server.test_crash import free_port, start
 
     db = f"sqlite:///{tmp_path / 'shutdown.db'}"
+    log = tmp_path / "server.log"
     port = free_port()
-    proc = start(db, port)
+    proc = start(db, port, log)
     try:
         base = f"http://127.0.0.1:{port}"
         tid = httpx.post(f"{base}/api/tables", json={"game": "doudizhu", "bots": 2}).json()["id"]
@@ -514,8 +515,10 @@ def test_shutdown_is_bounded_and_keeps_what_was_acknowledged(tmp_path: Path) -> 
         for client in [ana, *spectators]:
             with contextlib.suppress(Exception):
                 client.close()
-        proc = start(db, port)
-        table = httpx.get(f"{base}/api/tables/{tid}").json()
+        # A fresh port: the old one may serve another connection by now.
+        port = free_port()
+        proc = start(db, port, log)
+        table = httpx.get(f"http://127.0.0.1:{port}/api/tables/{tid}").json()
         assert table["state_id"] >= acknowledged
     finally:
         proc.kill()
