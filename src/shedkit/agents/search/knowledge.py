@@ -15,7 +15,7 @@ once the boneyard is empty.
 
 from __future__ import annotations
 
-import bisect
+import itertools
 import math
 import random
 from collections.abc import Callable, Mapping
@@ -105,16 +105,11 @@ class _Weighted:
 
     def __init__(self, deals: list[Any], weights: list[float], rng: random.Random) -> None:
         self.deals, self.rng = deals, rng
-        self.cumulative: list[float] = []
-        total = 0.0
-        for w in weights:
-            total += w
-            self.cumulative.append(total)
-        self.total = total
+        self.cumulative: list[float] = list(itertools.accumulate(weights))
+        self.total = self.cumulative[-1]
 
     def __call__(self) -> Any:
-        i = bisect.bisect_right(self.cumulative, self.rng.random() * self.total)
-        return self.deals[min(i, len(self.deals) - 1)].clone()
+        return self.rng.choices(self.deals, cum_weights=self.cumulative)[0].clone()
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
