@@ -75,7 +75,7 @@ from rich.progress import Progress
 import shedkit
 from shedkit.agents import make_agent
 from shedkit.agents.search import LEVELS
-from shedkit.agents.search.levels import make_level
+from shedkit.agents.search.levels import PLAIN_SETTINGS, make_level, own_settings
 from shedkit.arena.sprt import SPRT, Hypotheses
 from shedkit.core.compiled import describe as describe_build
 
@@ -130,14 +130,25 @@ def parse_agent(text: str) -> tuple[str, int | None]:
     return name, int(budget)
 
 
-def build_agent(text: str, game: Any, seed: int, clock: bool) -> Any:
-    """The agent ``text`` names (a level, ``level@playouts[:settings]`` or any agent)."""
+def build_agent(
+    text: str, game: Any, seed: int, clock: bool, own: dict[str, Any] | None = None
+) -> Any:
+    """The agent ``text`` names (a level, ``level@playouts[:settings]`` or any agent).
+
+    ``own`` replaces a level's own settings (`shedkit.agents.search.levels.own_settings`).
+    """
     name, budget = parse_agent(text)
     settings = split_settings(text)[1]
     spec = LEVELS.get(name)
     if spec is not None and spec.playouts:
         return make_level(
-            name, game, seed, budget_only=not clock, playouts=budget, settings=settings
+            name,
+            game,
+            seed,
+            budget_only=not clock,
+            playouts=budget,
+            settings=settings,
+            own=own,
         )
     if settings:
         raise ValueError(f"{name!r} is not a search level: only those take search settings")
@@ -157,6 +168,9 @@ def describe_agent(text: str, game_name: str, clock: bool) -> dict[str, Any]:
         "seconds": spec.seconds if clock else None,
         "workers": spec.workers,
     }
+    own = own_settings(name, game_name)
+    if own:
+        out["own"] = own
     settings = split_settings(text)[1]
     if settings:
         out["settings"] = settings
@@ -195,14 +209,18 @@ def _play(state: Any, agents: list[Any], timed: set[int], times: list[float]) ->
     return state
 
 
-def _agents(game: Any, names: list[str], seed: int, clock: bool) -> list[Any]:
-    return [build_agent(name, game, seed * 16 + s, clock) for s, name in enumerate(names)]
+def _agents(run: dict[str, Any], game: Any, names: list[str], seed: int) -> list[Any]:
+    clock = run["clock"]
+    return [
+        build_agent(name, game, seed * 16 + s, clock, _own(run, name))
+        for s, name in enumerate(names)
+    ]
 
 
 def play_deal(job: tuple[dict[str, Any], int]) -> tuple[dict[str, Any], list[float]]:
     """Play deal ``index`` of ``run`` both ways: its JSON line and the challenger's move times."""
     run, index = job
-    name, challenger, field, clock = run["game"], run["challenger"], run["field"], run["clock"]
+    name, challenger, field = run["game"], run["challenger"], run["field"]
     baseline = run.get("baseline", field)
     game = shedkit.make(name, preset=run["preset"], **run["options"])
     n = game.num_players
@@ -224,7 +242,7 @@ def play_deal(job: tuple[dict[str, Any], int]) -> tuple[dict[str, Any], list[flo
                 state = game.new_deal(seed=deal)
             names = [pick if s in seats else field for s in range(n)]
             timed = seats if who == "challenger" else set()
-            end = _play(state, _agents(game, names, deal, clock), timed, times)
+            end = _play(state, _agents(run, game, names, deal), timed, times)
             if name == "doudizhu":
                 result = float((end.returns()[landlord] > 0) == (group == "landlord"))
             elif name == "president":
@@ -436,7 +454,31 @@ def _run_settings(p: argparse.ArgumentParser, args: argparse.Namespace) -> dict[
     # Only when it differs from the field, so that files written before it stay valid.
     if args.baseline is not None and args.baseline != args.field:
         run["baseline"] = args.baseline
+    # The levels' own settings, so that a replay plays them even after a level changes;
+    # only where a level has some, so that files written before them stay valid.
+    own = {}
+    for text in (args.challenger, args.field, args.baseline or args.field):
+        name = parse_agent(text)[0]
+        if name in LEVELS and LEVELS[name].playouts and own_settings(name, args.game):
+            own[name] = own_settings(name, args.game)
+    if own:
+        run["own"] = own
     return run
+
+
+def _own(run: dict[str, Any], text: str) -> dict[str, Any] | None:
+    """The own settings the level in ``text`` played ``run`` with (None: not a level).
+
+    A file written before the levels had settings of their own (no ``own``) played
+    each with the plain defaults of the settings it has now (`PLAIN_SETTINGS`).
+    """
+    name = parse_agent(text)[0]
+    if name not in LEVELS or not LEVELS[name].playouts:
+        return None
+    recorded = run.get("own")
+    if recorded is not None:
+        return dict(recorded.get(name, {}))
+    return {k: PLAIN_SETTINGS[k] for k in own_settings(name, run["game"])}
 
 
 def _replay(p: argparse.ArgumentParser, args: argparse.Namespace) -> int:

@@ -71,7 +71,8 @@ def _agent(a: dict[str, Any]) -> str:
         return f"`{a['agent']}`"
     clock = f"{a['seconds']} s cap" if a["seconds"] is not None else "no clock"
     procs = f", {a['workers']} processes" if a["workers"] > 1 else ""
-    settings = "".join(f", {k}={v}" for k, v in a.get("settings", {}).items())
+    chosen = {**a.get("own", {}), **a.get("settings", {})}
+    settings = "".join(f", {k}={v}" for k, v in chosen.items())
     return f"`{a['level']}` ({a['playouts']} playouts/move, {clock}{procs}{settings})"
 
 

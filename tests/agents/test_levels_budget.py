@@ -7,7 +7,7 @@ from typing import Any
 import shedkit
 from shedkit.agents import make_agent
 from shedkit.agents.search import SearchAgent
-from shedkit.agents.search.levels import make_level
+from shedkit.agents.search.levels import PLAIN_SETTINGS, make_level, own_settings
 
 
 def _view(game: Any, seed: int) -> Any:
@@ -61,3 +61,25 @@ def test_settings_reach_the_root_or_the_game_knowledge() -> None:
         assert "confidense" in str(e)
     else:
         raise AssertionError("an unknown setting was taken")
+
+
+def test_a_level_plays_its_own_settings_unless_told_others() -> None:
+    """Dou Di Zhu's expert solves endgames and keeps a wider margin; ``own`` replaces both."""
+    game = shedkit.make("doudizhu")
+    expert = make_level("expert", game, 1, budget_only=True)
+    assert own_settings("expert", "doudizhu") == {"confidence": 2.0, "endgame_cards": 15}
+    assert (expert.confidence, expert.knowledge.endgame_cards) == (2.0, 15)
+    # A setting named for the run wins over the level's own.
+    varied = make_level("expert", game, 1, settings={"endgame_cards": 9})
+    assert (varied.confidence, varied.knowledge.endgame_cards) == (2.0, 9)
+    plain = make_level("expert", game, 1, own=PLAIN_SETTINGS)
+    assert (plain.confidence, plain.knowledge.endgame_cards) == (1.0, 0)
+    hard = make_level("hard", game, 1)
+    assert (hard.confidence, hard.knowledge.endgame_cards) == (1.0, 0)
+    assert own_settings("expert", "president") == {}
+    try:
+        own_settings("grandmaster", "doudizhu")
+    except ValueError as e:
+        assert "grandmaster" in str(e)
+    else:
+        raise AssertionError("an unknown level was taken")

@@ -11,6 +11,7 @@ import pytest
 import shedkit
 from shedkit.agents import AGENTS, make_agent
 from shedkit.agents.search import LEVELS, EpsilonGreedy, SearchAgent, knowledge_for
+from shedkit.agents.search.endgame import DouDizhuEndgame
 from shedkit.agents.search.engine import run_paired, run_playouts
 from shedkit.agents.search.knowledge import (
     DominoesKnowledge,
@@ -275,6 +276,66 @@ def test_dom_07_exact_endgame_matches_exhaustive_play() -> None:
         assert knowledge.exact(state, 0) == minimax(state)
 
 
+def test_ddz_14_exact_endgame_matches_exhaustive_play() -> None:
+    """DDZ-13/14: the endgame solver's win or loss is the minimax result of the deal played out.
+
+    The landlord wins (DDZ-14) if one of its moves wins whatever the peasants answer; two
+    passes give the lead back (DDZ-13). Checked against a plain minimax over `State.apply`
+    on endgames of up to 9 cards, reached by greedy play with random moves mixed in, and
+    with a fresh table and a shared one.
+    """
+    game = shedkit.make("doudizhu")
+    greedy = make_agent("greedy", game)
+    shared = DouDizhuEndgame(game.tables, game.num_players, max_nodes=10**6)
+    knowledge = DouDizhuKnowledge(game, endgame_cards=9)
+    rng = random.Random(14)
+    endgames = []
+    for seed in range(120):
+        state = game.new_deal(seed=seed)
+        while not state.is_over:
+            if state.phase == "play" and sum(len(state.hand(s)) for s in range(3)) <= 9:
+                endgames.append(state)
+                break
+            moves = state.legal_moves()
+            if rng.random() < 0.3:
+                state.apply(moves[rng.randrange(len(moves))])
+            else:
+                state.apply(greedy.act(state.view(state.current_player)))
+    assert len(endgames) >= 20
+
+    def landlord_wins(s: Any) -> bool:
+        if s.is_over:
+            return bool(s.winner == s.landlord)
+        mine = s.current_player == s.landlord
+        for m in s.legal_moves():
+            child = s.clone()
+            child.apply(m)
+            if landlord_wins(child) == mine:
+                return mine
+        return not mine
+
+    outcomes = set()
+    for state in endgames:
+        expected = landlord_wins(state)
+        outcomes.add(expected)
+        args = (state.current_player, state.landlord, state.last_play, state.last_player)
+        fresh = DouDizhuEndgame(game.tables, game.num_players)
+        assert fresh.landlord_wins(state.rank_counts, *args, state.passes) == expected
+        assert shared.landlord_wins(state.rank_counts, *args, state.passes) == expected
+        for seat in range(3):
+            value = 1.0 if expected == (seat == state.landlord) else -1.0
+            assert knowledge.exact(state, seat) == value
+    assert outcomes == {True, False}
+    # A solve too large for its node budget gives up instead of guessing.
+    tiny = DouDizhuEndgame(game.tables, game.num_players, max_nodes=1)
+    big = max(endgames, key=lambda s: len(s.legal_moves()))
+    args = (big.current_player, big.landlord, big.last_play, big.last_player, big.passes)
+    assert tiny.landlord_wins(big.rank_counts, *args) is None
+    # Off by default, and never under the points objective.
+    assert DouDizhuKnowledge(game).exact(endgames[0], 0) is None
+    assert DouDizhuKnowledge(game, objective="adp", endgame_cards=9).exact(endgames[0], 0) is None
+
+
 def test_bad_settings_get_clear_errors() -> None:
     """Budgets, ε and levels are checked when the agent is built."""
     game = shedkit.make("president")
@@ -284,6 +345,11 @@ def test_bad_settings_get_clear_errors() -> None:
         SearchAgent(game, knowledge_for(game), workers=0)
     with pytest.raises(ValueError, match="epsilon"):
         EpsilonGreedy(make_agent("greedy", game), 1.5)
+    ddz = shedkit.make("doudizhu")
+    with pytest.raises(ValueError, match="endgame_cards"):
+        knowledge_for(ddz, settings={"endgame_cards": -1})
+    with pytest.raises(ValueError, match="max_nodes"):
+        DouDizhuEndgame(ddz.tables, 3, max_nodes=0)
     with pytest.raises(ValueError, match="spectator"):
         SearchAgent(game, knowledge_for(game), playouts=4).act(_spectator(game))
 

@@ -141,6 +141,30 @@ def test_search_settings_name_a_variant_of_a_level(levels: ModuleType) -> None:
             levels.build_agent(bad, game, 1, False)
 
 
+def test_a_file_keeps_the_levels_own_settings(levels: ModuleType, tmp_path: Path) -> None:
+    """A run records the settings a level plays with of its own, and its replays use them;
+    a file written before levels had any replays with their plain defaults."""
+    path = tmp_path / "expert.jsonl"
+    args = ["doudizhu", "--challenger", "expert@6", "--role", "landlord", "--max-deals", "2"]
+    levels.main([*args, "--seed", "3", "--results", str(path)])
+    header, deals, _ = levels.read_results(path)
+    assert sorted(deals) == [0, 1]
+    own = {"confidence": 2.0, "endgame_cards": 15}
+    assert header["run"]["own"] == {"expert": own}
+    assert header["agents"]["challenger"]["own"] == own
+    assert levels._own(header["run"], "expert@6") == own
+    assert levels._own(header["run"], "greedy") is None
+    older = {k: v for k, v in header["run"].items() if k != "own"}
+    assert levels._own(older, "expert") == {"confidence": 1.0, "endgame_cards": 0}
+    assert levels._own(older, "hard") == {}
+    game = shedkit.make("doudizhu")
+    agent = levels.build_agent("expert@6", game, 1, False, levels._own(older, "expert"))
+    assert (agent.confidence, agent.knowledge.endgame_cards) == (1.0, 0)
+    assert "own" not in levels._run_settings(
+        levels._arguments(), levels._arguments().parse_args(TINY)
+    )
+
+
 def test_a_baseline_other_than_the_field(levels: ModuleType, tmp_path: Path) -> None:
     """``--baseline`` compares two agents among the same field: an agent against itself
     scores 0 on every deal; one that is the field is the run without ``--baseline``."""

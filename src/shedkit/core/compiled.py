@@ -55,6 +55,7 @@ HOT_MODULES: Final = (
     "shedkit.dominoes.rules",
     "shedkit.dominoes.view",
     "shedkit.agents.search.engine",
+    "shedkit.agents.search.endgame",
     "shedkit.agents.search.knowledge",
     "shedkit.agents.greedy_doudizhu",
     "shedkit.agents.greedy_president",

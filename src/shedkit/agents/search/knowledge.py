@@ -7,7 +7,9 @@ their result. Its rollouts never throw a bomb at random, and its root search
 tries one kicker choice per combination (``paired=True`` plays each on the same
 deals: a variant not yet shown stronger). With ``infer`` it draws its deals
 among that many uniform ones, weighed by how likely each makes the bids and
-plays seen so far if the other seats play greedy with ε-random moves.
+plays seen so far if the other seats play greedy with ε-random moves. With
+``endgame_cards`` it scores a playout that reaches that many cards or fewer in
+all hands by solving the rest exactly (`DouDizhuEndgame`, win objective only).
 President scores the finishing place; Dominoes the points of the seat's side
 less the best other side's, and it solves small endgames exactly by alpha-beta
 once the boneyard is empty.
@@ -23,6 +25,7 @@ from typing import Any, Final
 
 from shedkit.agents.base import make_agent
 from shedkit.agents.greedy_doudizhu import GreedyDouDizhu
+from shedkit.agents.search.endgame import DouDizhuEndgame
 from shedkit.core.compiled import mypyc_attr
 
 __all__ = [
@@ -154,8 +157,17 @@ class DouDizhuKnowledge(GreedyRollouts):
         paired: bool = False,
         infer: int = 0,
         model_epsilon: float = 0.25,
+        endgame_cards: int = 0,
+        endgame_nodes: int = 20_000,
     ) -> None:
         super().__init__(game, epsilon)
+        if endgame_cards < 0:
+            raise ValueError(
+                f"endgame_cards must be 0 (off) or a number of cards, not {endgame_cards!r}"
+            )
+        self.endgame_cards = endgame_cards
+        self.endgame_nodes = endgame_nodes
+        self.endgame = DouDizhuEndgame(game.tables, game.num_players, endgame_nodes)
         if objective not in OBJECTIVES:
             raise ValueError(f"objective must be one of {', '.join(OBJECTIVES)}, not {objective!r}")
         if infer < 0:
@@ -183,6 +195,8 @@ class DouDizhuKnowledge(GreedyRollouts):
             self.paired,
             self.infer,
             self.model_epsilon,
+            self.endgame_cards,
+            self.endgame_nodes,
         )
 
     def reward(self, state: Any, seat: int) -> float:
@@ -206,6 +220,8 @@ class DouDizhuKnowledge(GreedyRollouts):
                 self.paired,
                 self.infer,
                 self.model_epsilon,
+                self.endgame_cards,
+                self.endgame_nodes,
             )
         return self._bidding
 
@@ -225,6 +241,32 @@ class DouDizhuKnowledge(GreedyRollouts):
             if calm:
                 return calm[rng.randrange(len(calm))]
         return self.greedy.act(state.view(state.current_player))
+
+    def exact(self, state: Any, seat: int) -> float | None:
+        """Win (1) or loss (-1) with best play once at most ``endgame_cards`` cards are left.
+
+        Only under the win objective: points would also need the bombs still to come.
+        """
+        limit = self.endgame_cards
+        if not limit or self.objective != "wp" or state.phase != "play":
+            return None
+        left = 0
+        for hand in state.hands:
+            left += hand.bit_count()
+        if left > limit:
+            return None
+        landlord = state.landlord
+        won = self.endgame.landlord_wins(
+            state.rank_counts,
+            state.current_player,
+            landlord,
+            state.last_play,
+            state.last_player,
+            state.passes,
+        )
+        if won is None:
+            return None
+        return 1.0 if won == (seat == landlord) else -1.0
 
     def root_moves(self, view: Any) -> list[Any]:
         """One move per combination: of the kicker choices, the one leaving the best plan.
@@ -333,6 +375,8 @@ SETTINGS: Final = {
         "paired",
         "infer",
         "model_epsilon",
+        "endgame_cards",
+        "endgame_nodes",
     ),
     "president": (),
     "dominoes": ("endgame_tiles",),

@@ -3,7 +3,8 @@
 ``easy`` is greedy with ε-random moves (between random and greedy),
 ``medium`` is greedy, ``hard`` is determinized search on one core (a budget
 that fits about a second per move), ``expert`` the same search with a larger
-budget over several processes.
+budget over several processes, and in Dou Di Zhu exact endgames and a wider
+margin before it overrides the greedy move.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from shedkit.agents.base import make_agent, register_agent
 from shedkit.agents.search.engine import EpsilonGreedy, SearchAgent
 from shedkit.agents.search.knowledge import knowledge_for
 
-__all__ = ["LEVELS", "Level", "make_level"]
+__all__ = ["LEVELS", "Level", "make_level", "own_settings"]
 
 
 @dataclass(frozen=True)
@@ -35,8 +36,9 @@ class Level:
     playouts: tuple[tuple[str, int], ...] = ()
     seconds: float | None = None
     workers: int = 1
-    #: `SearchAgent` settings of the root: ``confidence`` and ``exploration``.
-    root: tuple[tuple[str, float], ...] = ()
+    #: Per game, the level's own search settings: the root's (`ROOT_SETTINGS`) and the
+    #: game's knowledge (`knowledge_for`), e.g. ``(("doudizhu", (("endgame_cards", 15),)),)``.
+    settings: tuple[tuple[str, tuple[tuple[str, Any], ...]], ...] = ()
 
 
 #: The search settings that belong to the root (`SearchAgent`), not to the game's knowledge:
@@ -58,8 +60,23 @@ LEVELS: dict[str, Level] = {
         playouts=(("doudizhu", 640), ("president", 1800), ("dominoes", 4800)),
         seconds=4.0,
         workers=2,
+        # Four times the playouts halve the noise: a margin of 2 standard errors asks
+        # another move for the same lead over the greedy one as hard's margin of 1 does.
+        settings=(("doudizhu", (("confidence", 2.0), ("endgame_cards", 15))),),
     ),
 }
+
+#: What the level's own settings stood for before levels had any (their plain defaults):
+#: results written then replay with these.
+PLAIN_SETTINGS: Final[dict[str, Any]] = {"confidence": 1.0, "endgame_cards": 0}
+
+
+def own_settings(level: str, game_name: str) -> dict[str, Any]:
+    """The search settings ``level`` plays ``game_name`` with beyond the defaults."""
+    spec = LEVELS.get(level)
+    if spec is None:
+        raise ValueError(f"unknown level {level!r}; valid levels: {', '.join(LEVELS)}")
+    return dict(dict(spec.settings).get(game_name, ()))
 
 
 def make_level(
@@ -70,6 +87,7 @@ def make_level(
     budget_only: bool = False,
     playouts: int | None = None,
     settings: Mapping[str, Any] | None = None,
+    own: Mapping[str, Any] | None = None,
 ) -> Any:
     """Build the agent of ``level`` for ``game``.
 
@@ -77,7 +95,9 @@ def make_level(
     exactly its playout budget whatever the machine's load and a seed gives
     the same moves every time (how strength is measured). ``playouts``
     replaces the level's budget for ``game``; ``settings`` change the search's
-    knowledge of the game (`knowledge_for`), to test a variant against the level.
+    knowledge of the game (`knowledge_for`) or its root, to test a variant against the
+    level; ``own`` replaces the level's own settings (`own_settings`), to replay a game
+    played when the level had others.
     """
     spec = LEVELS.get(level)
     if spec is None:
@@ -90,12 +110,12 @@ def make_level(
     budget = dict(spec.playouts).get(game.name) if playouts is None else playouts
     if budget is None:
         raise ValueError(f"level {level!r} has no search budget for {game.name}")
+    base = own_settings(level, game.name) if own is None else dict(own)
     # The root's own settings go to the agent; the rest describe the game's knowledge.
-    knowledge_settings = dict(settings or {})
-    root = {
+    knowledge_settings = {**base, **(settings or {})}
+    root_settings = {
         str(k): float(knowledge_settings.pop(k)) for k in ROOT_SETTINGS if k in knowledge_settings
     }
-    root_settings: dict[str, float] = {**dict(spec.root), **root}
     return SearchAgent(
         game,
         knowledge_for(game, settings=knowledge_settings),
