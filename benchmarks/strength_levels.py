@@ -118,12 +118,18 @@ def _setting(value: str) -> Any:
     return value
 
 
+def _searches(name: str) -> bool:
+    """Whether ``name`` is a search level (one with a playout budget)."""
+    spec = LEVELS.get(name)
+    return spec is not None and bool(spec.playouts)
+
+
 def parse_agent(text: str) -> tuple[str, int | None]:
     """``hard@320`` as ``("hard", 320)``; a name without ``@`` has no budget of its own."""
     name, at, budget = split_settings(text)[0].partition("@")
     if not at:
         return name, None
-    if name not in LEVELS or not LEVELS[name].playouts:
+    if not _searches(name):
         raise ValueError(f"{name!r} is not a search level: only those take a playout budget")
     if not budget.isdigit() or int(budget) < 1:
         raise ValueError(f"the playout budget in {text!r} must be a positive whole number")
@@ -459,8 +465,9 @@ def _run_settings(p: argparse.ArgumentParser, args: argparse.Namespace) -> dict[
     own = {}
     for text in (args.challenger, args.field, args.baseline or args.field):
         name = parse_agent(text)[0]
-        if name in LEVELS and LEVELS[name].playouts and own_settings(name, args.game):
-            own[name] = own_settings(name, args.game)
+        settings = own_settings(name, args.game) if _searches(name) else {}
+        if settings:
+            own[name] = settings
     if own:
         run["own"] = own
     return run
@@ -473,7 +480,7 @@ def _own(run: dict[str, Any], text: str) -> dict[str, Any] | None:
     each with the plain defaults of the settings it has now (`PLAIN_SETTINGS`).
     """
     name = parse_agent(text)[0]
-    if name not in LEVELS or not LEVELS[name].playouts:
+    if not _searches(name):
         return None
     recorded = run.get("own")
     if recorded is not None:

@@ -51,7 +51,7 @@ class DouDizhuEndgame:
         self.max_nodes = max_nodes
         self.table: dict[tuple[int, ...], bool] = {}
         self.nodes = 0
-        #: Per move id, its cards as a key increment, and its size.
+        #: Per move id, what playing it takes off its player's hand key.
         self._codes: dict[int, int] = {}
 
     def landlord_wins(
