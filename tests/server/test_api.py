@@ -17,6 +17,7 @@ from fastapi.testclient import TestClient
 
 import shedkit
 from tests.server.cluster_nodes import round_robin_client
+from tests.server.live import wait
 
 
 @pytest.fixture(params=["one node", "two nodes"])
@@ -153,10 +154,10 @@ def test_create_list_get_join_leave(client: TestClient) -> None:
 def test_bot_only_table_plays_and_stores_deals_for_replay(client: TestClient) -> None:
     table = create(client, bots=3, deals=2, seed=11)
     tid = table["id"]
-    for _ in range(2000):
-        got = client.get(f"/api/tables/{tid}").json()
-        if got["status"] == "finished":
-            break
+    # Two nodes play bots with a delay per move: poll with a pause, not a count of polls
+    # (a count is a clock that runs faster on a fast machine).
+    wait(lambda: client.get(f"/api/tables/{tid}").json()["status"] == "finished", timeout=180)
+    got = client.get(f"/api/tables/{tid}").json()
     assert got["status"] == "finished" and got["deals_played"] == 2
     deals = client.get(f"/api/tables/{tid}/deals").json()
     assert len(deals) >= 2

@@ -148,3 +148,15 @@ def test_the_node_bot_plays_a_deal_against_a_browser_player_and_greedy(
 def test_bridge_program_quoting() -> None:
     # The program after -- is passed as it is, spaces in paths included.
     assert shlex.split(shlex.join(["node", "/a b/bot.js"])) == ["node", "/a b/bot.js"]
+
+
+def test_a_table_id_never_reads_as_a_command_line_option(monkeypatch: pytest.MonkeyPatch) -> None:
+    # One id in 32 drawn by token_urlsafe starts with "-" or "_": "--table -x3Fq9aB"
+    # would then be two options to ``shedkit bot connect``.
+    from shedkit.server import lobby
+
+    drawn = iter(["-x3Fq9aB", "_k2mP0aZ", "Qx3Fq9aB"])
+    monkeypatch.setattr(lobby.secrets, "token_urlsafe", lambda n: next(drawn))
+    assert lobby.new_table_id() == "Qx3Fq9aB"
+    monkeypatch.undo()
+    assert all(lobby.new_table_id()[0] not in "-_" for _ in range(2000))

@@ -23,7 +23,19 @@ from shedkit.server.table import (
     default_agent,
 )
 
-__all__ = ["Lobby"]
+__all__ = ["Lobby", "new_table_id"]
+
+
+def new_table_id() -> str:
+    """A fresh table id: eight URL-safe characters that never start with ``-``.
+
+    An id such as ``-x3Fq9aB`` would read as an option to ``shedkit bot
+    connect --table`` and to any other command line that takes it.
+    """
+    while True:
+        table_id = secrets.token_urlsafe(6)
+        if table_id[0] not in "-_":
+            return table_id
 
 
 class Lobby(RoomBase):
@@ -169,7 +181,7 @@ class Lobby(RoomBase):
             )
         if seed is not None and not 0 <= seed < 2**63:
             raise ServerError("bad_seed", "a seed is a whole number from 0 to 2**63 - 1")
-        table_id = secrets.token_urlsafe(6)
+        table_id = new_table_id()
         if self.cluster is not None:
             self.cluster.hold_new(table_id, client)
         table = TableRuntime(
