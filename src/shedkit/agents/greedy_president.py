@@ -59,10 +59,13 @@ def face_counts(hand: tuple[int, ...] | list[int]) -> list[int]:
 
 def wants_revolution(counts: list[int], position: list[int]) -> bool:
     """True if the cards outside quads sit mostly in the low half of the order in force."""
-    rest = [position[f] for f in range(13) for _ in range(counts[f]) if counts[f] < 4]
-    if not rest:
-        return False
-    return 2 * sum(rest) < 12 * len(rest)
+    total = cards = 0
+    for f in range(13):
+        n = counts[f]
+        if 0 < n < 4:
+            total += n * position[f]
+            cards += n
+    return cards > 0 and 2 * total < 12 * cards
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)

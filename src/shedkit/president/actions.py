@@ -12,7 +12,16 @@ import functools
 import itertools
 from typing import Any
 
-from shedkit.president.combos import FACE_CHARS, JOKER, KINDS, PASS, SUIT_CHARS, Move, normal_order
+from shedkit.president.combos import (
+    FACE_CHARS,
+    JOKER,
+    KINDS,
+    PASS,
+    SUIT_CHARS,
+    Move,
+    card_key,
+    normal_order,
+)
 from shedkit.president.movegen import Key, play_keys
 from shedkit.president.options import Options
 
@@ -32,6 +41,13 @@ class Tables:
         self.position = [0] * 13
         for pos, face in enumerate(self.sequence):
             self.position[face] = pos
+        # Each card's place when sorting a hand low to high, normal order then reversed
+        # (`card_key` as one int: a hand is sorted at every view, so by a list lookup).
+        ranks: list[list[int]] = []
+        for rev in (False, True):
+            keys_of = [card_key(c, self.position, rev) for c in range(JOKER + 1)]
+            ranks.append([face * 4 + suit for face, suit in keys_of])
+        self.sort_rank: tuple[list[int], list[int]] = (ranks[0], ranks[1])
         deck = (1 << 52) - 1 | ((1 << JOKER) if opts.jokers else 0)
         keys = sorted(set(play_keys(deck, self.sequence)), key=self._order)
         cards = [c for c in range(53) if deck >> c & 1]

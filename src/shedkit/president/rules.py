@@ -343,16 +343,8 @@ class State:
 
     def sort(self, cards: Sequence[int]) -> tuple[int, ...]:
         """Cards low to high in the order in force, the joker last."""
-        position = self.game.tables.position
-        rev = self.revolution
-
-        def key(c: int) -> tuple[int, int]:
-            if c == JOKER:
-                return (13, 0)
-            p = position[c // 4]
-            return (12 - p if rev else p, c % 4)
-
-        return tuple(sorted(cards, key=key))
+        rank = self.game.tables.sort_rank[1 if self.revolution else 0]
+        return tuple(sorted(cards, key=rank.__getitem__))
 
     def notation(self, move: Move) -> str:
         """``move`` written low to high in the order in force now (PRE-31)."""
