@@ -23,7 +23,9 @@ Figures:
    the process's CPU time on the pinned core), and milliseconds per move, mean
    and p99, of the ``hard`` and ``expert`` levels on fixed seeded decisions
    (playing exactly their playout budget, no clock; the wall clock of
-   ``agent.act``). ``expert`` searches in worker processes, so it is measured
+   ``agent.act``), and ``hard`` again as at the tables, where its one-second
+   clock stops a search that would run past it (how many moves it cut short
+   is counted). ``expert`` searches in worker processes, so it is measured
    with the affinity the run started with (every core of the machine), not
    the pinned core.
 
@@ -347,12 +349,20 @@ def playouts_rate(name: str, args: argparse.Namespace) -> Figure:
     }
 
 
-def move_times(level: str, name: str, moves: int, seed: int = 0, fraction: float = 1.0) -> Figure:
+def move_times(
+    level: str,
+    name: str,
+    moves: int,
+    seed: int = 0,
+    fraction: float = 1.0,
+    clock: bool = False,
+) -> Figure:
     """Milliseconds per ``agent.act`` of ``level`` over ``moves`` seeded decisions of ``name``.
 
     The agent plays exactly its playout budget (``budget_only``; ``fraction`` of it in a
     smoke run) and is timed with the wall clock, which also counts its worker processes'
-    search.
+    search. With ``clock`` it plays as at the tables, its level's clock stopping the
+    search, and ``cut`` counts the moves the clock stopped short of the budget.
     """
     import playouts
     from shedkit.agents.search.levels import LEVELS, make_level
@@ -360,8 +370,9 @@ def move_times(level: str, name: str, moves: int, seed: int = 0, fraction: float
     game = shedkit.make(name)
     views = playouts.decisions(game, -(-moves // MOVES_PER_DEAL), MOVES_PER_DEAL)[:moves]
     budget = max(1, round(dict(LEVELS[level].playouts)[name] * fraction))
-    agent = make_level(level, game, seed, budget_only=True, playouts=budget)
+    agent = make_level(level, game, seed, budget_only=not clock, playouts=budget)
     times = []
+    cut = 0
     try:
         if agent.workers > 1:
             agent.act(views[-1])  # untimed: starts the worker processes
@@ -369,10 +380,13 @@ def move_times(level: str, name: str, moves: int, seed: int = 0, fraction: float
             t0 = time.perf_counter()
             agent.act(view)
             times.append((time.perf_counter() - t0) * 1000)
+            cut += 0 < agent.last_playouts < agent.playouts
     finally:
         agent.close()
     times.sort()
     return {
+        "clock": agent.seconds,
+        "cut": cut,
         "mean": statistics.fmean(times),
         "p99": times[min(len(times) - 1, int(0.99 * len(times)))],
         "max": times[-1],
@@ -391,6 +405,10 @@ def search_figures(args: argparse.Namespace) -> dict[str, Figure]:
         # First, so that the game's tables are built before any move is timed.
         out[f"{key}_playouts"] = playouts_rate(name, args)
         out[f"{key}_hard_ms"] = move_times("hard", name, args.hard_moves, 0, args.budget)
+        # As at the tables: does the clock keep the slow moves within it, how often short?
+        out[f"{key}_hard_clock_ms"] = move_times(
+            "hard", name, args.hard_moves, 0, args.budget, clock=True
+        )
         # Expert's workers inherit this affinity: every core the run started with.
         with affinity(args.all_cores):
             out[f"{key}_expert_ms"] = move_times("expert", name, args.expert_moves, 0, args.budget)
@@ -525,6 +543,7 @@ SEARCH_ROWS = [
     # label after the game's name, key after the game's prefix
     ("search playouts/s", "playouts"),
     ("`hard` ms per move, mean / p99", "hard_ms"),
+    ("`hard` ms per move at the tables (its clock), mean / p99", "hard_clock_ms"),
     ("`expert` ms per move, mean / p99", "expert_ms"),
 ]
 
@@ -534,13 +553,18 @@ def fmt_ms(f: Figure | None) -> str:
     if f is None:
         return "-"
     digits = 1 if f["p99"] < 100 else 0
-    return f"{f['mean']:,.{digits}f} / {f['p99']:,.{digits}f}"
+    text = f"{f['mean']:,.{digits}f} / {f['p99']:,.{digits}f}"
+    if f.get("clock"):
+        text += f", {f['cut']} cut short"
+    return text
 
 
 def covers(f: Figure) -> str:
     """What a search figure was measured on."""
     if f["unit"] == "ms":
         workers = f", {f['workers']} workers" if f["workers"] > 1 else ""
+        if f.get("clock"):
+            return f"{f['n']} decisions, {f['clock']:g} s clock, up to {f['playouts']:,} playouts"
         return f"{f['n']} decisions x {f['playouts']:,} playouts{workers}"
     return f"{f['decisions']} decisions x {f['playouts']} playouts, {f['n']} reps"
 
@@ -578,7 +602,9 @@ def search_notes(args: argparse.Namespace) -> str:
         "repetitions of the process's CPU time on the pinned core; ms per move is the wall "
         f"clock of `agent.act` ({args.hard_moves} seeded decisions per game for `hard`, "
         f"{args.expert_moves} for `expert`; the level's {budget}, no clock), mean and "
-        f"p99. `hard` runs on the pinned core; `expert`'s {LEVELS['expert'].workers} worker "
+        'p99; "at the tables" is `hard` on the same decisions with its clock on, and how '
+        "many of its moves the clock stopped short of the budget. `hard` runs on the "
+        f"pinned core; `expert`'s {LEVELS['expert'].workers} worker "
         f"processes run with the affinity the run started with: cores {cores} of the "
         f"machine's {os.cpu_count()}."
     )

@@ -38,6 +38,21 @@ def _decision(game: Any, seed: int) -> Any:
         state.apply(greedy.act(view))
 
 
+def _forced(game: Any, seed: int) -> Any:
+    """A view with a single legal move, reached by greedy play from seeded deals."""
+    greedy = make_agent("greedy", game)
+    for s in range(seed, seed + 50):
+        state = (
+            game.new_deal(seed=s, landlord=0) if game.name == "doudizhu" else game.new_deal(seed=s)
+        )
+        while not state.is_over:
+            view = state.view(state.current_player)
+            if len(view.legal_moves) == 1:
+                return view
+            state.apply(greedy.act(view))
+    raise AssertionError("no forced move in 50 greedy deals")
+
+
 @pytest.mark.parametrize("name", GAMES)
 def test_levels_are_registered_for_every_game(name: str) -> None:
     """easy, medium, hard and expert build agents that play a legal move."""
@@ -62,6 +77,12 @@ def test_search_is_reproducible_for_a_seed(name: str) -> None:
     assert sum(first[0]) == 24 and len(first) == 3
     moves = [SearchAgent(game, knowledge, seed=4, playouts=24).act(view) for _ in range(2)]
     assert moves[0] == moves[1]
+    # A move says how many playouts it ran: the whole budget without a clock, none forced.
+    agent = SearchAgent(game, knowledge, seed=4, playouts=24)
+    agent.act(view)
+    assert agent.last_playouts == 24
+    agent.act(_forced(game, 5))
+    assert agent.last_playouts == 0
 
 
 def test_search_over_processes_adds_the_workers_statistics() -> None:

@@ -243,6 +243,9 @@ class SearchAgent:
         self.exploration = exploration
         self.confidence = confidence
         self.name = name
+        #: Playouts the last `act` ran (0 for a forced move): below ``playouts`` when the
+        #: clock stopped the search first.
+        self.last_playouts = 0
         self._pool: ProcessPoolExecutor | None = None
 
     def act(self, view: Any) -> Any:
@@ -251,6 +254,7 @@ class SearchAgent:
         if not legal:
             raise ValueError("no legal move in this view: it is not this seat's turn")
         seed = self.rng.getrandbits(63)
+        self.last_playouts = 0
         if len(legal) == 1:
             return legal[0]
         prior = self.knowledge.prior_move(view)
@@ -263,6 +267,7 @@ class SearchAgent:
         if knowledge.paired:
             return self._act_paired(view, seed, moves, prior, knowledge)
         visits, totals, squares = self._search(view, seed, moves, knowledge)
+        self.last_playouts = sum(visits)
         best = max(range(len(moves)), key=lambda i: (totals[i] / max(visits[i], 1), visits[i]))
         if prior is None or prior not in moves:
             return moves[best]
@@ -331,12 +336,14 @@ class SearchAgent:
             # Too many moves for enough shared deals each: half the budget ranks them by
             # UCB1 first, and the best few (and the prior) go on to the paired test.
             visits, totals, _ = self._search(view, seed, moves, knowledge, budget // 2)
+            self.last_playouts = sum(visits)
             order = sorted(range(len(moves)), key=lambda i: -totals[i] / max(visits[i], 1))
             top = [moves[i] for i in order[:keep]]
             if prior is not None and prior in moves and prior not in top:
                 top.append(prior)
             moves, budget = top, budget - budget // 2
         values = self._search_paired(view, seed + 1, moves, knowledge, budget)
+        self.last_playouts += sum(len(v) for v in values)
         means = [math.fsum(v) / len(v) for v in values]
         best = max(range(len(moves)), key=lambda i: means[i])
         if prior is None or prior not in moves:
