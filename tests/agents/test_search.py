@@ -16,6 +16,7 @@ from shedkit.agents.search.engine import run_paired, run_playouts
 from shedkit.agents.search.knowledge import (
     DominoesKnowledge,
     DouDizhuKnowledge,
+    PresidentKnowledge,
     _Likelihood,
     _Weighted,
 )
@@ -236,6 +237,79 @@ def test_ddz_10_inference_weighs_deals_by_how_likely_they_make_the_moves_seen() 
         DouDizhuKnowledge(game, model_epsilon=0.0)
 
 
+@pytest.mark.parametrize("players", [4, 5])
+def test_pre_08_inference_weighs_deals_by_how_likely_they_make_the_plays_seen(
+    players: int,
+) -> None:
+    """PRE-08 lets a seat pass with cards that would beat the trick, so no play rules a
+    hand out; ``infer`` weighs deals instead. Each drawn deal played again from the tax's
+    end reaches the view's very state (the order in force flipped back by each quad,
+    PRE-13, and the tax's gives kept, PRE-20); the true deal of greedy seats scores the
+    highest likelihood there is; the weighed deals place more hidden cards where they
+    really are than uniform ones do."""
+    from shedkit.president.view import replay_play
+
+    game = shedkit.make("president", players=players, tax=True)
+    greedy = make_agent("greedy", game)
+    knowledge = PresidentKnowledge(game, infer=48, model_epsilon=0.25)
+    uniform_right = weighed_right = 0.0
+    checked = 0
+    for seed in range(6):
+        # The second deal of a match: the tax has moved cards before the play.
+        first = game.new_deal(seed=seed)
+        while not first.is_over:
+            first.apply(greedy.act(first.view(first.current_player)))
+        state = game.new_deal(seed=seed + 100, previous_order=first.finished)
+        while len([m for _, m, _ in state.history if m.kind != "give"]) < 12 + 3 * seed:
+            state.apply(greedy.act(state.view(state.current_player)))
+        if state.is_over:
+            continue
+        seat = state.current_player
+        view = state.view(seat)
+        # The true deal, played again: every move of another seat was greedy's.
+        true, best = _Likelihood(greedy, seat, 0.25), [0.0]
+
+        def observe(
+            before: Any, move: Any, true: Any = true, best: Any = best, me: int = seat
+        ) -> None:
+            legal = len(before.legal_moves())
+            if before.current_player != me and legal > 1:
+                best[0] += math.log(0.75 + 0.25 / legal)
+            true(before, move)
+
+        again = replay_play(game, state.clone(), observe)
+        assert again is not None and again.hands == state.hands
+        assert (again.current_player, again.revolution) == (state.current_player, state.revolution)
+        assert again.finished == state.finished and again.last_play == state.last_play
+        assert again.view(seat) == view
+        assert true.log == pytest.approx(best[0]) and true.log < 0
+        draw = knowledge.determinizer(view, random.Random(seed))
+        assert isinstance(draw, _Weighted) and len(draw.deals) == 48
+        deal = draw()
+        assert deal.view(seat).hand == view.hand and deal.view(seat).history == view.history
+        hidden = [s for s in range(players) if s != seat]
+
+        def right(d: Any, state: Any = state, hidden: list[int] = hidden) -> float:
+            return sum((d.hands[s] & state.hands[s]).bit_count() for s in hidden) / sum(
+                state.hands[s].bit_count() for s in hidden
+            )
+
+        weights = [b - a for a, b in zip([0.0, *draw.cumulative], draw.cumulative, strict=False)]
+        uniform_right += sum(right(d) for d in draw.deals) / len(draw.deals)
+        weighed_right += sum(w * right(d) for w, d in zip(weights, draw.deals, strict=True)) / (
+            draw.total
+        )
+        checked += 1
+    assert checked >= 4
+    assert weighed_right > uniform_right
+    # Off, or before another seat has played: uniform deals.
+    assert not isinstance(PresidentKnowledge(game).determinizer(view, random.Random()), _Weighted)
+    opening = game.new_deal(seed=1)
+    assert not isinstance(
+        knowledge.determinizer(opening.view(opening.current_player), random.Random()), _Weighted
+    )
+
+
 def test_paired_search_plays_every_move_on_the_same_deals() -> None:
     """Paired playouts: each root move on each shared deal, the same for a seed, and a
     move that ends the deal scores the same on every deal."""
@@ -371,6 +445,12 @@ def test_bad_settings_get_clear_errors() -> None:
         knowledge_for(ddz, settings={"endgame_cards": -1})
     with pytest.raises(ValueError, match="max_nodes"):
         DouDizhuEndgame(ddz.tables, 3, max_nodes=0)
+    with pytest.raises(ValueError, match="infer"):
+        knowledge_for(game, settings={"infer": -2})
+    with pytest.raises(ValueError, match="model_epsilon"):
+        knowledge_for(game, settings={"model_epsilon": 0})
+    with pytest.raises(ValueError, match="valid: infer, model_epsilon"):
+        knowledge_for(game, settings={"endgame_cards": 4})
     with pytest.raises(ValueError, match="spectator"):
         SearchAgent(game, knowledge_for(game), playouts=4).act(_spectator(game))
 

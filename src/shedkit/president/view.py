@@ -9,9 +9,12 @@ are known only to the two seats of each exchange; the other seats see how many
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
+from shedkit.core.bits import mask_of, members
+from shedkit.core.errors import IllegalMoveError
 from shedkit.core.pickling import reduce_dataclass
 from shedkit.president.combos import Move, card_key
 from shedkit.president.options import Options
@@ -19,7 +22,7 @@ from shedkit.president.options import Options
 if TYPE_CHECKING:
     from shedkit.president.rules import President, State
 
-__all__ = ["HIDDEN_GIVE", "View", "determinize"]
+__all__ = ["HIDDEN_GIVE", "View", "determinize", "replay_play"]
 
 #: A tax ``give`` as seen by a seat outside the exchange: who gave, not what.
 HIDDEN_GIVE: Final = Move("give", text="give (hidden)")
@@ -195,3 +198,51 @@ def _deal_best(
         hands[loser] = sorted(rest[keep:])
         taken.append(tuple(sorted(top)))
     return hands, taken
+
+
+def replay_play(
+    game: President, state: State, observe: Callable[[State, Move], None]
+) -> State | None:
+    """Play ``state``'s deal again from the tax's end, showing ``observe`` every play first.
+
+    ``state`` is a whole deal with every hand known (a `determinize` draw): each seat
+    held its hand now and the cards it has played since the tax, and the order in
+    force was flipped by each quad played since (PRE-13). ``observe(before, move)``
+    sees each move of the play in the state it was made from, so a search can weigh
+    the deal by how likely those hands make the moves seen. Returns the state
+    replayed to the end of the history, or ``None`` if those hands could not have
+    made its moves.
+    """
+    history = state.history
+    gives = 0
+    while gives < len(history) and history[gives][1].kind == "give":
+        gives += 1
+    hands = list(state.hands)
+    flips = 0
+    for seat, move, cards in history[gives:]:
+        hands[seat] |= mask_of(cards)
+        flips += move.kind == "quad"
+    revolution = state.revolution != (game.options.revolution and flips % 2 == 1)
+    try:
+        start = game.new_deal(
+            seed=0,
+            hands=[members(h) for h in hands],
+            dealer=state.dealer,
+            leftover=state.leftover,
+            revolution=revolution,
+        )
+    except ValueError:
+        return None
+    # The tax as it was: the gives stay in the history, the exchanges are done.
+    start.history = list(history[:gives])
+    start.trick_start = gives
+    start.exchanges = list(state.exchanges)
+    start.tax_draws = list(state.tax_draws)
+    start.tax_step = len(state.exchanges)
+    for _, move, _ in history[gives:]:
+        observe(start, move)
+        try:
+            start.apply(move)
+        except IllegalMoveError:
+            return None
+    return start

@@ -10,9 +10,10 @@ among that many uniform ones, weighed by how likely each makes the bids and
 plays seen so far if the other seats play greedy with ε-random moves. With
 ``endgame_cards`` it scores a playout that reaches that many cards or fewer in
 all hands by solving the rest exactly (`DouDizhuEndgame`, win objective only).
-President scores the finishing place; Dominoes the points of the seat's side
-less the best other side's, and it solves small endgames exactly by alpha-beta
-once the boneyard is empty.
+President scores the finishing place and, with ``infer``, weighs its deals by the
+plays seen the same way (played again from the tax's end). Dominoes scores the
+points of the seat's side less the best other side's, and it solves small
+endgames exactly by alpha-beta once the boneyard is empty.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ __all__ = [
     "DominoesKnowledge",
     "DouDizhuKnowledge",
     "GreedyRollouts",
+    "PresidentKnowledge",
     "knowledge_for",
 ]
 
@@ -366,6 +368,57 @@ class DominoesKnowledge(GreedyRollouts):
         return value
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
+class PresidentKnowledge(GreedyRollouts):
+    """President: the finishing place; with ``infer``, deals weighed by the plays seen."""
+
+    def __init__(
+        self, game: Any, epsilon: float = 0.1, infer: int = 0, model_epsilon: float = 0.25
+    ) -> None:
+        super().__init__(game, epsilon)
+        if infer < 0:
+            raise ValueError(f"infer must be 0 (off) or a number of deals, not {infer!r}")
+        if not 0.0 < model_epsilon <= 1.0:
+            raise ValueError(f"model_epsilon must be above 0 and at most 1, not {model_epsilon!r}")
+        self.infer = infer
+        self.model_epsilon = model_epsilon
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return type(self), (self.game, self.epsilon, self.infer, self.model_epsilon)
+
+    def determinizer(self, view: Any, rng: random.Random) -> Callable[[], Any]:
+        """Deals weighed by how likely they make the other seats' plays (``infer``).
+
+        Passing is free in President (PRE-08), so no play rules a hand out; but a seat
+        that passed over a low pair while it held one, or led a high single while it
+        held low ones, makes such hands less likely if the seats play like ε-greedy
+        bots (ε = ``model_epsilon``). ``infer`` uniform deals are drawn, each is played
+        again from the tax's end (`replay_play`) and weighed by that chance; playouts
+        draw among them by weight. ``infer=0``, or nothing played by another seat yet:
+        uniform deals.
+        """
+        me = view.seat
+        if self.infer <= 0 or not any(
+            seat != me and move.kind != "give" for seat, move, _ in view.history
+        ):
+            return super().determinizer(view, rng)
+        from shedkit.president.view import replay_play
+
+        deals: list[Any] = []
+        logs: list[float] = []
+        for _ in range(self.infer):
+            deal = self.game.determinize(view, rng)
+            likelihood = _Likelihood(self.greedy, me, self.model_epsilon)
+            if replay_play(self.game, deal, likelihood) is None:
+                continue
+            deals.append(deal)
+            logs.append(likelihood.log)
+        if not deals:
+            return super().determinizer(view, rng)
+        top = max(logs)
+        return _Weighted(deals, [math.exp(x - top) for x in logs], rng)
+
+
 #: The settings `knowledge_for` takes for each game beside ``epsilon`` (for experiments).
 SETTINGS: Final = {
     "doudizhu": (
@@ -378,7 +431,7 @@ SETTINGS: Final = {
         "endgame_cards",
         "endgame_nodes",
     ),
-    "president": (),
+    "president": ("infer", "model_epsilon"),
     "dominoes": ("endgame_tiles",),
 }
 
@@ -404,4 +457,4 @@ def knowledge_for(
         return DominoesKnowledge(game, epsilon, **settings)
     if game.name == "doudizhu":
         return DouDizhuKnowledge(game, epsilon, **settings)
-    return GreedyRollouts(game, epsilon)
+    return PresidentKnowledge(game, epsilon, **settings)
