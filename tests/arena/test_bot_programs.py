@@ -187,9 +187,10 @@ def test_bot_programs_on_ray(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
 
 def test_ctrl_c_leaves_no_bot_behind(tmp_path: Path) -> None:
     pids = tmp_path / "pids"
-    argv = [sys.executable, "-m", "shedkit.cli.main", "arena", "president", "--agents"]
-    argv += [bot("lowest", pids) + ",random", "--deals", "5000", "--workers", "2"]
-    argv += ["--no-progress", "--bot-logs", str(tmp_path / "logs")]
+    # -X faulthandler: should it ever hang, SIGABRT makes it print every thread's stack.
+    argv = [sys.executable, "-X", "faulthandler", "-m", "shedkit.cli.main", "arena"]
+    argv += ["president", "--agents", bot("lowest", pids) + ",random", "--deals", "5000"]
+    argv += ["--workers", "2", "--no-progress", "--bot-logs", str(tmp_path / "logs")]
     # Its own process group, as a terminal's job: Ctrl-C reaches the arena and its workers.
     arena = subprocess.Popen(
         argv, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True
@@ -200,7 +201,15 @@ def test_ctrl_c_leaves_no_bot_behind(tmp_path: Path) -> None:
             time.sleep(0.05)
         assert len(pids_in(pids)) >= 2
         os.killpg(arena.pid, signal.SIGINT)
-        assert arena.wait(timeout=60) == 130
+        try:
+            code = arena.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            arena.send_signal(signal.SIGABRT)
+            _, stacks = arena.communicate(timeout=30)
+            pytest.fail(
+                f"the arena did not stop on Ctrl-C; its threads:\n{stacks.decode()[-8000:]}"
+            )
+        assert code == 130
     finally:
         if arena.poll() is None:
             os.killpg(arena.pid, signal.SIGKILL)

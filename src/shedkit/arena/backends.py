@@ -9,8 +9,9 @@ result. ``progress`` is called with the number of games finished so far.
 from __future__ import annotations
 
 import os
+import queue
 from collections.abc import Callable, Iterator
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any
 
 from shedkit.arena.tournament import GameResult, Tournament, play_deals
@@ -91,30 +92,45 @@ def _run_processes(
     done = 0
     pool = ProcessPoolExecutor(max_workers=workers)
     try:
-        pending: dict[Future[list[GameResult]], int] = {
-            pool.submit(play_deals, spec, deals): i for i, deals in enumerate(work)
-        }
+        # Finished chunks arrive on a queue from the futures' callbacks. ``wait()`` on
+        # the futures would take each one's lock in turn, and a Ctrl-C landing between
+        # two of them would leave locks held that the pool's thread then waits for.
+        finished: queue.SimpleQueue[Future[list[GameResult]]] = queue.SimpleQueue()
+        pending: dict[Future[list[GameResult]], int] = {}
+        for i, deals in enumerate(work):
+            future = pool.submit(play_deals, spec, deals)
+            pending[future] = i
+            future.add_done_callback(finished.put)
         while pending:
-            finished, _ = wait(pending, return_when=FIRST_COMPLETED)
-            for future in finished:
-                i = pending.pop(future)
-                parts[i] = future.result()
-                done += len(parts[i])
-                if progress is not None:
-                    progress(done)
+            future = finished.get()
+            i = pending.pop(future)
+            parts[i] = future.result()
+            done += len(parts[i])
+            if progress is not None:
+                progress(done)
     except BaseException:
         # Ctrl-C or an error: waiting for the queued chunks could take as long as the run.
-        # The workers are stopped at once; their bot programs die with them (see
-        # shedkit.agents.external) or see their input close.
-        workers_now = list(getattr(pool, "_processes", {}).values())
-        pool.shutdown(wait=False, cancel_futures=True)
-        for process in workers_now:
-            process.terminate()
-        for process in workers_now:
-            process.join(timeout=10)
+        _stop(pool)
         raise
     pool.shutdown()
     return _ordered(parts)
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """Stop the pool's workers at once: terminated, killed if they linger.
+
+    Their bot programs die with them (see `shedkit.agents.external`) or see their
+    input close.
+    """
+    workers_now = list(getattr(pool, "_processes", {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in workers_now:
+        process.terminate()
+    for process in workers_now:
+        process.join(timeout=5)
+        if process.is_alive():
+            process.kill()
+            process.join(timeout=5)
 
 
 def _ray_batches(refs: list[Any], ray: Any) -> Iterator[list[Any]]:

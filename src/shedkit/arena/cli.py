@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import sys
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -217,7 +221,7 @@ def print_forfeits(out: Console, results: dict[str, Any]) -> None:
 
 def run_arena(args: argparse.Namespace, out: Console, err: Console) -> int:
     """Run the ``arena`` subcommand; errors are [`ShedkitError`][shedkit.ShedkitError]s."""
-    from shedkit.arena import Tournament, run_tournament
+    from shedkit.arena import Tournament
     from shedkit.cli.main import parse_option_values
 
     try:
@@ -243,24 +247,11 @@ def run_arena(args: argparse.Namespace, out: Console, err: Console) -> int:
         bot_logs=args.bot_logs,
     )
     total = tour.deals * tour.games_per_deal()
-    if args.no_progress:
-        results = run_tournament(tour, workers=args.workers, backend=args.backend)
-    else:
-        with Progress(
-            TextColumn("games (deal x seating)"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeRemainingColumn(),
-            console=err,
-            transient=True,
-        ) as bar:
-            task = bar.add_task("games", total=total)
-            results = run_tournament(
-                tour,
-                workers=args.workers,
-                backend=args.backend,
-                progress=lambda done: bar.update(task, completed=done),
-            )
+    try:
+        results = _play(args, tour, total, err)
+    except KeyboardInterrupt:
+        _leave_if_stuck(out)
+        raise
     print_results(out, results)
     if args.out:
         path = Path(args.out)
@@ -272,3 +263,46 @@ def run_arena(args: argparse.Namespace, out: Console, err: Console) -> int:
 
         out.print(f"plot written to {plot_results(results, args.plot)}")
     return 0
+
+
+def _play(args: argparse.Namespace, tour: Any, total: int, err: Console) -> Any:
+    """Run the tournament, with a progress bar on ``err`` unless ``--no-progress``."""
+    from shedkit.arena import run_tournament
+
+    if args.no_progress:
+        return run_tournament(tour, workers=args.workers, backend=args.backend)
+    with Progress(
+        TextColumn("games (deal x seating)"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=err,
+        transient=True,
+    ) as bar:
+        task = bar.add_task("games", total=total)
+        return run_tournament(
+            tour,
+            workers=args.workers,
+            backend=args.backend,
+            progress=lambda done: bar.update(task, completed=done),
+        )
+
+
+def _leave_if_stuck(out: Console) -> None:
+    """After Ctrl-C, leave at once if a worker pool's thread would hold the exit up.
+
+    The workers are stopped by then (`shedkit.arena.backends`), and the pool's own
+    thread normally ends within moments. Should it not (it waits for a worker's exit
+    to be signalled, which a process forked from that worker can hold up), the
+    interpreter would wait for it at exit forever: a Ctrl-C must not hang.
+    """
+    main = threading.main_thread()
+    others = [t for t in threading.enumerate() if t is not main and not t.daemon]
+    deadline = time.monotonic() + 10
+    for thread in others:
+        thread.join(timeout=max(0.0, deadline - time.monotonic()))
+    if any(t.is_alive() for t in others):
+        out.print("\nInterrupted.")
+        out.file.flush()
+        sys.stderr.flush()
+        os._exit(130)
