@@ -185,10 +185,19 @@ def test_bot_programs_on_ray(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
     assert_all_gone(pids)
 
 
+#: ``python -c SIGINT_DEFAULT ARGS...`` runs ``python ARGS...`` with SIGINT at its default.
+SIGINT_DEFAULT = (
+    "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
+    "os.execv(sys.executable, [sys.executable, *sys.argv[1:]])"
+)
+
+
 def test_ctrl_c_leaves_no_bot_behind(tmp_path: Path) -> None:
     pids = tmp_path / "pids"
-    # -X faulthandler: should it ever hang, SIGABRT makes it print every thread's stack.
-    argv = [sys.executable, "-X", "faulthandler", "-m", "shedkit.cli.main", "arena"]
+    # A shell that starts a job in the background (nohup ... &, as CI runners may) hands
+    # it SIGINT ignored, and Python keeps it so: Ctrl-C would then be lost on the arena.
+    # Start it as a terminal would, with SIGINT at its default (kept across exec).
+    argv = [sys.executable, "-c", SIGINT_DEFAULT, "-m", "shedkit.cli.main", "arena"]
     argv += ["president", "--agents", bot("lowest", pids) + ",random", "--deals", "5000"]
     argv += ["--workers", "2", "--no-progress", "--bot-logs", str(tmp_path / "logs")]
     # Its own process group, as a terminal's job: Ctrl-C reaches the arena and its workers.
@@ -201,15 +210,7 @@ def test_ctrl_c_leaves_no_bot_behind(tmp_path: Path) -> None:
             time.sleep(0.05)
         assert len(pids_in(pids)) >= 2
         os.killpg(arena.pid, signal.SIGINT)
-        try:
-            code = arena.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            arena.send_signal(signal.SIGABRT)
-            _, stacks = arena.communicate(timeout=30)
-            pytest.fail(
-                f"the arena did not stop on Ctrl-C; its threads:\n{stacks.decode()[-8000:]}"
-            )
-        assert code == 130
+        assert arena.wait(timeout=60) == 130
     finally:
         if arena.poll() is None:
             os.killpg(arena.pid, signal.SIGKILL)

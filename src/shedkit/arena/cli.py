@@ -4,10 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import sys
-import threading
-import time
 from pathlib import Path
 from typing import Any
 
@@ -247,11 +243,7 @@ def run_arena(args: argparse.Namespace, out: Console, err: Console) -> int:
         bot_logs=args.bot_logs,
     )
     total = tour.deals * tour.games_per_deal()
-    try:
-        results = _play(args, tour, total, err)
-    except KeyboardInterrupt:
-        _leave_if_stuck(out)
-        raise
+    results = _play(args, tour, total, err)
     print_results(out, results)
     if args.out:
         path = Path(args.out)
@@ -286,23 +278,3 @@ def _play(args: argparse.Namespace, tour: Any, total: int, err: Console) -> Any:
             backend=args.backend,
             progress=lambda done: bar.update(task, completed=done),
         )
-
-
-def _leave_if_stuck(out: Console) -> None:
-    """After Ctrl-C, leave at once if a worker pool's thread would hold the exit up.
-
-    The workers are stopped by then (`shedkit.arena.backends`), and the pool's own
-    thread normally ends within moments. Should it not (it waits for a worker's exit
-    to be signalled, which a process forked from that worker can hold up), the
-    interpreter would wait for it at exit forever: a Ctrl-C must not hang.
-    """
-    main = threading.main_thread()
-    others = [t for t in threading.enumerate() if t is not main and not t.daemon]
-    deadline = time.monotonic() + 10
-    for thread in others:
-        thread.join(timeout=max(0.0, deadline - time.monotonic()))
-    if any(t.is_alive() for t in others):
-        out.print("\nInterrupted.")
-        out.file.flush()
-        sys.stderr.flush()
-        os._exit(130)
