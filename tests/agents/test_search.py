@@ -185,6 +185,22 @@ def test_ddz_rollouts_never_bomb_at_random() -> None:
     assert checked > 0
 
 
+def _placed_right(draw: _Weighted, state: Any, seat: int) -> tuple[float, float]:
+    """The share of the hidden cards the drawn deals put in the right hand: their plain
+    mean and their mean weighed as the draws are."""
+
+    def right(deal: Any) -> float:
+        hidden = [s for s in range(len(state.hands)) if s != seat]
+        return sum((deal.hands[s] & state.hands[s]).bit_count() for s in hidden) / sum(
+            state.hands[s].bit_count() for s in hidden
+        )
+
+    weights = [b - a for a, b in zip([0.0, *draw.cumulative], draw.cumulative, strict=False)]
+    uniform = sum(right(d) for d in draw.deals) / len(draw.deals)
+    weighed = sum(w * right(d) for w, d in zip(weights, draw.deals, strict=True)) / draw.total
+    return uniform, weighed
+
+
 def test_ddz_10_inference_weighs_deals_by_how_likely_they_make_the_moves_seen() -> None:
     """Deals drawn with ``infer`` are consistent with the view (DDZ-10) and favour those
     where ε-greedy seats would have bid and played as they did: the true deal of greedy
@@ -217,17 +233,9 @@ def test_ddz_10_inference_weighs_deals_by_how_likely_they_make_the_moves_seen() 
         first.apply(first.legal_moves()[0])  # a fresh copy each draw: the pool is untouched
         assert all(d.view(seat).history == view.history for d in draw.deals)
 
-        def right(deal: Any, state: Any = state, seat: int = seat) -> float:
-            hidden = [s for s in range(3) if s != seat]
-            return sum((deal.hands[s] & state.hands[s]).bit_count() for s in hidden) / sum(
-                state.hands[s].bit_count() for s in hidden
-            )
-
-        weights = [b - a for a, b in zip([0.0, *draw.cumulative], draw.cumulative, strict=False)]
-        uniform_right += sum(right(d) for d in draw.deals) / len(draw.deals)
-        weighed_right += sum(w * right(d) for w, d in zip(weights, draw.deals, strict=True)) / (
-            draw.total
-        )
+        uniform, weighed = _placed_right(draw, state, seat)
+        uniform_right += uniform
+        weighed_right += weighed
     assert weighed_right > uniform_right
     # Off, or before any move: uniform deals.
     assert not isinstance(DouDizhuKnowledge(game).determinizer(view, random.Random()), _Weighted)
@@ -287,18 +295,9 @@ def test_pre_08_inference_weighs_deals_by_how_likely_they_make_the_plays_seen(
         assert isinstance(draw, _Weighted) and len(draw.deals) == 48
         deal = draw()
         assert deal.view(seat).hand == view.hand and deal.view(seat).history == view.history
-        hidden = [s for s in range(players) if s != seat]
-
-        def right(d: Any, state: Any = state, hidden: list[int] = hidden) -> float:
-            return sum((d.hands[s] & state.hands[s]).bit_count() for s in hidden) / sum(
-                state.hands[s].bit_count() for s in hidden
-            )
-
-        weights = [b - a for a, b in zip([0.0, *draw.cumulative], draw.cumulative, strict=False)]
-        uniform_right += sum(right(d) for d in draw.deals) / len(draw.deals)
-        weighed_right += sum(w * right(d) for w, d in zip(weights, draw.deals, strict=True)) / (
-            draw.total
-        )
+        uniform, weighed = _placed_right(draw, state, seat)
+        uniform_right += uniform
+        weighed_right += weighed
         checked += 1
     assert checked >= 4
     assert weighed_right > uniform_right

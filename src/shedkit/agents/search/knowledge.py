@@ -141,6 +141,20 @@ class _Likelihood:
         self.log += math.log(chance)
 
 
+def _check_inference(infer: int, model_epsilon: float) -> None:
+    """Clear errors for the inference settings of `DouDizhuKnowledge` and `PresidentKnowledge`."""
+    if infer < 0:
+        raise ValueError(f"infer must be 0 (off) or a number of deals, not {infer!r}")
+    if not 0.0 < model_epsilon <= 1.0:
+        raise ValueError(f"model_epsilon must be above 0 and at most 1, not {model_epsilon!r}")
+
+
+def _weighed(deals: list[Any], logs: list[float], rng: random.Random) -> _Weighted:
+    """Draws among ``deals`` in proportion to their likelihoods (``logs``, natural logs)."""
+    top = max(logs)
+    return _Weighted(deals, [math.exp(x - top) for x in logs], rng)
+
+
 @mypyc_attr(allow_interpreted_subclasses=True)
 class DouDizhuKnowledge(GreedyRollouts):
     """Dou Di Zhu: win or points as the objective, calm rollouts, one kicker choice per play.
@@ -172,10 +186,7 @@ class DouDizhuKnowledge(GreedyRollouts):
         self.endgame = DouDizhuEndgame(game.tables, game.num_players, endgame_nodes)
         if objective not in OBJECTIVES:
             raise ValueError(f"objective must be one of {', '.join(OBJECTIVES)}, not {objective!r}")
-        if infer < 0:
-            raise ValueError(f"infer must be 0 (off) or a number of deals, not {infer!r}")
-        if not 0.0 < model_epsilon <= 1.0:
-            raise ValueError(f"model_epsilon must be above 0 and at most 1, not {model_epsilon!r}")
+        _check_inference(infer, model_epsilon)
         self.infer = infer
         self.model_epsilon = model_epsilon
         self.objective = objective
@@ -316,8 +327,7 @@ class DouDizhuKnowledge(GreedyRollouts):
             likelihood = _Likelihood(self.greedy, view.seat, self.model_epsilon)
             deals.append(determinize(self.game, view, rng, likelihood))
             logs.append(likelihood.log)
-        top = max(logs)
-        return _Weighted(deals, [math.exp(x - top) for x in logs], rng)
+        return _weighed(deals, logs, rng)
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -376,10 +386,7 @@ class PresidentKnowledge(GreedyRollouts):
         self, game: Any, epsilon: float = 0.1, infer: int = 0, model_epsilon: float = 0.25
     ) -> None:
         super().__init__(game, epsilon)
-        if infer < 0:
-            raise ValueError(f"infer must be 0 (off) or a number of deals, not {infer!r}")
-        if not 0.0 < model_epsilon <= 1.0:
-            raise ValueError(f"model_epsilon must be above 0 and at most 1, not {model_epsilon!r}")
+        _check_inference(infer, model_epsilon)
         self.infer = infer
         self.model_epsilon = model_epsilon
 
@@ -415,8 +422,7 @@ class PresidentKnowledge(GreedyRollouts):
             logs.append(likelihood.log)
         if not deals:
             return super().determinizer(view, rng)
-        top = max(logs)
-        return _Weighted(deals, [math.exp(x - top) for x in logs], rng)
+        return _weighed(deals, logs, rng)
 
 
 #: The settings `knowledge_for` takes for each game beside ``epsilon`` (for experiments).
