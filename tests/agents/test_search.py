@@ -39,6 +39,18 @@ def _decision(game: Any, seed: int) -> Any:
         state.apply(greedy.act(view))
 
 
+def _view_with(game: Any, seed: int, fewest: int, most: int) -> Any:
+    """The first view with ``fewest`` to ``most`` legal moves in greedy play from a seeded deal."""
+    greedy = make_agent("greedy", game)
+    state = game.new_deal(seed=seed)
+    while not state.is_over:
+        view = state.view(state.current_player)
+        if fewest <= len(view.legal_moves) <= most:
+            return view
+        state.apply(greedy.act(view))
+    raise AssertionError(f"no view with {fewest} to {most} legal moves in deal {seed}")
+
+
 def _forced(game: Any, seed: int) -> Any:
     """A view with a single legal move, reached by greedy play from seeded deals."""
     greedy = make_agent("greedy", game)
@@ -329,6 +341,26 @@ def test_paired_search_plays_every_move_on_the_same_deals() -> None:
     assert [len(v) for v in pooled] == [8] * len(moves)
 
 
+def test_pre_paired_search_compares_the_moves_on_the_same_deals() -> None:
+    """President with ``paired``: each root move on each shared deal (same dice), the
+    same for a seed, scored by place; a move that differs on no deal ties exactly."""
+    game = shedkit.make("president", players=5)
+    knowledge = knowledge_for(game, settings={"paired": True})
+    assert knowledge.paired and not knowledge_for(game).paired
+    view = _view_with(game, seed=2, fewest=3, most=10)
+    moves = list(view.legal_moves)
+    values = run_paired(game, knowledge, view, 6 * len(moves), seed=4, moves=moves)
+    assert [len(v) for v in values] == [6] * len(moves)
+    assert values == run_paired(game, knowledge, view, 6 * len(moves), seed=4, moves=moves)
+    # PRE-12: a deal scores n - 1 - place, from 4 (first) to 0 (last).
+    assert {x for v in values for x in v} <= {0.0, 1.0, 2.0, 3.0, 4.0}
+    # The same move twice sees the same deals and dice, so it scores the same everywhere.
+    twice = run_paired(game, knowledge, view, 12, seed=4, moves=[moves[0], moves[0]])
+    assert twice[0] == twice[1]
+    picks = [SearchAgent(game, knowledge, seed=3, playouts=8 * len(moves)).act(view) for _ in "ab"]
+    assert picks[0] == picks[1] and picks[0] in view.legal_moves
+
+
 def test_paired_search_narrows_many_moves_first() -> None:
     """With more root moves than the budget gives enough shared deals, UCB1 keeps the
     best few and the greedy move; the choice is legal and repeats for a seed."""
@@ -448,7 +480,7 @@ def test_bad_settings_get_clear_errors() -> None:
         knowledge_for(game, settings={"infer": -2})
     with pytest.raises(ValueError, match="model_epsilon"):
         knowledge_for(game, settings={"model_epsilon": 0})
-    with pytest.raises(ValueError, match="valid: infer, model_epsilon"):
+    with pytest.raises(ValueError, match="valid: infer, model_epsilon, paired"):
         knowledge_for(game, settings={"endgame_cards": 4})
     with pytest.raises(ValueError, match="spectator"):
         SearchAgent(game, knowledge_for(game), playouts=4).act(_spectator(game))

@@ -11,7 +11,8 @@ plays seen so far if the other seats play greedy with ε-random moves. With
 ``endgame_cards`` it scores a playout that reaches that many cards or fewer in
 all hands by solving the rest exactly (`DouDizhuEndgame`, win objective only).
 President scores the finishing place and, with ``infer``, weighs its deals by the
-plays seen the same way (played again from the tax's end). Dominoes scores the
+plays seen the same way (played again from the tax's end); ``paired`` compares its
+root moves on the same deals too (a variant not yet shown stronger). Dominoes scores the
 points of the seat's side less the best other side's, and it solves small
 endgames exactly by alpha-beta once the boneyard is empty.
 """
@@ -380,18 +381,29 @@ class DominoesKnowledge(GreedyRollouts):
 
 @mypyc_attr(allow_interpreted_subclasses=True)
 class PresidentKnowledge(GreedyRollouts):
-    """President: the finishing place; with ``infer``, deals weighed by the plays seen."""
+    """President: the finishing place; with ``infer``, deals weighed by the plays seen.
+
+    With ``paired`` every root move is played out on the same deals with the same
+    rollout dice (`run_paired`): who holds which card decides most of a place, and
+    comparing two moves deal by deal takes that luck out of their difference.
+    """
 
     def __init__(
-        self, game: Any, epsilon: float = 0.1, infer: int = 0, model_epsilon: float = 0.25
+        self,
+        game: Any,
+        epsilon: float = 0.1,
+        infer: int = 0,
+        model_epsilon: float = 0.25,
+        paired: bool = False,
     ) -> None:
         super().__init__(game, epsilon)
         _check_inference(infer, model_epsilon)
         self.infer = infer
         self.model_epsilon = model_epsilon
+        self.paired = paired
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
-        return type(self), (self.game, self.epsilon, self.infer, self.model_epsilon)
+        return type(self), (self.game, self.epsilon, self.infer, self.model_epsilon, self.paired)
 
     def determinizer(self, view: Any, rng: random.Random) -> Callable[[], Any]:
         """Deals weighed by how likely they make the other seats' plays (``infer``).
@@ -437,7 +449,7 @@ SETTINGS: Final = {
         "endgame_cards",
         "endgame_nodes",
     ),
-    "president": ("infer", "model_epsilon"),
+    "president": ("infer", "model_epsilon", "paired"),
     "dominoes": ("endgame_tiles",),
 }
 
