@@ -162,7 +162,8 @@ def main(argv: list[str] | None = None) -> int:
         p.error("--deals must be at least 2")
     what = {"doudizhu": f"{run.role} win", "president": "place", "dominoes": "side score"}
     print(
-        f"{run.game} {run.players or ''}: {run.level} seeing every hidden card vs {run.level}, "
+        f"{run.game}{f' ({run.players} players)' if run.players else ''}: {run.level} seeing "
+        f"every hidden card vs {run.level}, "
         f"among greedy; d = difference of the {what[run.game]} (positive: seeing is better); "
         f"deals {run.seed} * {DEAL_STRIDE} + 0..{run.deals - 1}"
     )
