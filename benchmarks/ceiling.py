@@ -33,6 +33,7 @@ import statistics
 import sys
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 from typing import Any
 
 from rich.progress import Progress
@@ -42,8 +43,9 @@ from shedkit.agents import make_agent
 from shedkit.agents.search import LEVELS
 from shedkit.agents.search.levels import make_level
 
-DEAL_STRIDE = 100_000
-Z95 = 1.959963984540054
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from strength_levels import DEAL_STRIDE, Z95, deal_for, groups, result_of
 
 
 class _Truth:
@@ -75,38 +77,6 @@ class _Seeing:
         return self.truth
 
 
-def _seats(game: Any, deal: int, group: str) -> tuple[Any, set[int]]:
-    """A fresh deal and the seats the level plays in it for ``group``."""
-    n = game.num_players
-    if game.name == "doudizhu":
-        landlord = deal % n
-        seats = {landlord} if group == "landlord" else set(range(n)) - {landlord}
-        return game.new_deal(seed=deal, landlord=landlord, bid=1), seats
-    if game.name == "president":
-        return game.new_deal(seed=deal), {deal % n}
-    return game.new_deal(seed=deal), {s for s in range(n) if game.side_of[s] == int(group[-1])}
-
-
-def _result(game: Any, end: Any, seats: set[int], group: str) -> float:
-    """The measured seats' result: a win, a place or a side's score."""
-    n = game.num_players
-    if game.name == "doudizhu":
-        landlord = end.landlord
-        return float((end.returns()[landlord] > 0) == (group == "landlord"))
-    if game.name == "president":
-        return float(end.finished.index(min(seats)) + 1)
-    r = end.returns()
-    me = min(seats)
-    other = max(r[s] for s in range(n) if s not in seats)
-    return 1.0 if r[me] > other else 0.5 if r[me] == other else 0.0
-
-
-def _groups(run: argparse.Namespace) -> list[str]:
-    if run.game == "doudizhu":
-        return [run.role]
-    return ["place"] if run.game == "president" else ["side0", "side1"]
-
-
 def play_deal(job: tuple[argparse.Namespace, int]) -> float:
     """Deal ``index`` played by the level as it is and seeing: the paired ``d``."""
     run, index = job
@@ -114,10 +84,10 @@ def play_deal(job: tuple[argparse.Namespace, int]) -> float:
     game = shedkit.make(run.game, **options)
     deal = run.seed * DEAL_STRIDE + index
     diffs = []
-    for group in _groups(run):
+    for group in groups(vars(run)):
         results = {}
         for seeing in (True, False):
-            state, seats = _seats(game, deal, group)
+            state, seats = deal_for(game, deal, group)
             truth = _Truth()
             agents = []
             for s in range(game.num_players):
@@ -137,7 +107,7 @@ def play_deal(job: tuple[argparse.Namespace, int]) -> float:
                 close = getattr(agent, "close", None)
                 if close is not None:
                     close()
-            results[seeing] = _result(game, state, seats, group)
+            results[seeing] = result_of(game, state, seats, group)
         sign = -1.0 if run.game == "president" else 1.0
         diffs.append(sign * (results[True] - results[False]))
     return statistics.fmean(diffs)

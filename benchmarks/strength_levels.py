@@ -223,6 +223,31 @@ def _agents(run: dict[str, Any], game: Any, names: list[str], seed: int) -> list
     ]
 
 
+def deal_for(game: Any, deal: int, group: str) -> tuple[Any, set[int]]:
+    """Deal ``deal`` fresh and the seats measured in it for ``group`` (a role, a place, a side)."""
+    n = game.num_players
+    if game.name == "doudizhu":
+        landlord = deal % n
+        seats = {landlord} if group == "landlord" else set(range(n)) - {landlord}
+        return game.new_deal(seed=deal, landlord=landlord, bid=1), seats
+    if game.name == "president":
+        return game.new_deal(seed=deal), {deal % n}
+    return game.new_deal(seed=deal), {s for s in range(n) if game.side_of[s] == int(group[-1])}
+
+
+def result_of(game: Any, end: Any, seats: set[int], group: str) -> float:
+    """The measured seats' result in the finished deal ``end``: a win, a place, a side's score."""
+    n = game.num_players
+    if game.name == "doudizhu":
+        return float((end.returns()[end.landlord] > 0) == (group == "landlord"))
+    if game.name == "president":
+        return float(end.finished.index(min(seats)) + 1)
+    r = end.returns()
+    me = min(seats)
+    other = max(r[s] for s in range(n) if s not in seats)
+    return 1.0 if r[me] > other else 0.5 if r[me] == other else 0.0
+
+
 def play_deal(job: tuple[dict[str, Any], int]) -> tuple[dict[str, Any], list[float]]:
     """Play deal ``index`` of ``run`` both ways: its JSON line and the challenger's move times."""
     run, index = job
@@ -236,29 +261,11 @@ def play_deal(job: tuple[dict[str, Any], int]) -> tuple[dict[str, Any], list[flo
     for group in groups(run):
         for who in ("challenger", "baseline"):
             pick = challenger if who == "challenger" else baseline
-            if name == "doudizhu":
-                landlord = deal % n
-                seats = {landlord} if group == "landlord" else set(range(n)) - {landlord}
-                state = game.new_deal(seed=deal, landlord=landlord, bid=1)
-            elif name == "president":
-                seats = {deal % n}
-                state = game.new_deal(seed=deal)
-            else:
-                seats = {s for s in range(n) if game.side_of[s] == int(group[-1])}
-                state = game.new_deal(seed=deal)
+            state, seats = deal_for(game, deal, group)
             names = [pick if s in seats else field for s in range(n)]
             timed = seats if who == "challenger" else set()
             end = _play(state, _agents(run, game, names, deal), timed, times)
-            if name == "doudizhu":
-                result = float((end.returns()[landlord] > 0) == (group == "landlord"))
-            elif name == "president":
-                result = float(end.finished.index(min(seats)) + 1)
-            else:
-                r = end.returns()
-                me = min(seats)
-                other = max(r[s] for s in range(n) if s not in seats)
-                result = 1.0 if r[me] > other else 0.5 if r[me] == other else 0.0
-            line[f"{group}/{who}"] = result
+            line[f"{group}/{who}"] = result_of(game, end, seats, group)
     sign = -1.0 if name == "president" else 1.0
     diffs = [sign * (line[f"{g}/challenger"] - line[f"{g}/baseline"]) for g in groups(run)]
     line["d"] = round(statistics.fmean(diffs), 6)
