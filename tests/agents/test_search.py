@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 from typing import Any
@@ -18,6 +19,7 @@ from shedkit.agents.search.knowledge import (
     DouDizhuKnowledge,
     PresidentKnowledge,
     _Likelihood,
+    _metropolis,
     _Weighted,
 )
 
@@ -202,10 +204,7 @@ def _placed_right(draw: _Weighted, state: Any, seat: int) -> tuple[float, float]
     mean and their mean weighed as the draws are."""
 
     def right(deal: Any) -> float:
-        hidden = [s for s in range(len(state.hands)) if s != seat]
-        return sum((deal.hands[s] & state.hands[s]).bit_count() for s in hidden) / sum(
-            state.hands[s].bit_count() for s in hidden
-        )
+        return _right_share(deal, state, seat)
 
     weights = [b - a for a, b in zip([0.0, *draw.cumulative], draw.cumulative, strict=False)]
     uniform = sum(right(d) for d in draw.deals) / len(draw.deals)
@@ -223,9 +222,7 @@ def test_ddz_10_inference_weighs_deals_by_how_likely_they_make_the_moves_seen() 
     knowledge = DouDizhuKnowledge(game, infer=48, model_epsilon=0.25)
     uniform_right = weighed_right = 0.0
     for seed in (0, 3, 4, 5):
-        state = game.new_deal(seed=seed)
-        while len(state.history) < 18 + seed:
-            state.apply(greedy.act(state.view(state.current_player)))
+        state = _greedy_moves(game.new_deal(seed=seed), greedy, 18 + seed)
         seat = state.current_player
         view = state.view(seat)
         # The true deal, replayed: every move of another seat was greedy's.
@@ -275,13 +272,7 @@ def test_pre_08_inference_weighs_deals_by_how_likely_they_make_the_plays_seen(
     uniform_right = weighed_right = 0.0
     checked = 0
     for seed in range(6):
-        # The second deal of a match: the tax has moved cards before the play.
-        first = game.new_deal(seed=seed)
-        while not first.is_over:
-            first.apply(greedy.act(first.view(first.current_player)))
-        state = game.new_deal(seed=seed + 100, previous_order=first.finished)
-        while len([m for _, m, _ in state.history if m.kind != "give"]) < 12 + 3 * seed:
-            state.apply(greedy.act(state.view(state.current_player)))
+        state = _after_tax(game, greedy, seed, 12 + 3 * seed)
         if state.is_over:
             continue
         seat = state.current_player
@@ -318,6 +309,148 @@ def test_pre_08_inference_weighs_deals_by_how_likely_they_make_the_plays_seen(
     opening = game.new_deal(seed=1)
     assert not isinstance(
         knowledge.determinizer(opening.view(opening.current_player), random.Random()), _Weighted
+    )
+
+
+def test_metropolis_chain_draws_deals_in_proportion_to_their_likelihood() -> None:
+    """Swapping free cards between two seats and keeping a swap by the likelihood ratio
+    visits each deal as often as its likelihood says; a card a seat cannot hold never
+    reaches it."""
+    weight = {0: 1.0, 1: 2.0, 2: 4.0, 3: 8.0}
+
+    def build(hands: dict[int, list[int]]) -> tuple[Any, float]:
+        held = tuple(sorted(hands[1]))
+        return held, math.log(sum(weight[c] for c in held))
+
+    rng = random.Random(5)
+    draw = _metropolis({1: [0, 1], 2: [2, 3]}, lambda seat, card: True, build, 30_000, rng)
+    assert draw is not None
+    total = {}
+    for deal, w in zip(
+        draw.deals,
+        [b - a for a, b in zip([0.0, *draw.cumulative], draw.cumulative, strict=False)],
+        strict=True,
+    ):
+        total[deal] = total.get(deal, 0.0) + w
+    target = {
+        pair: weight[pair[0]] + weight[pair[1]] for pair in itertools.combinations(range(4), 2)
+    }
+    norm = sum(target.values())
+    for pair, likely in target.items():
+        assert total.get(pair, 0.0) / draw.total == pytest.approx(likely / norm, abs=0.02)
+
+    barred = _metropolis(
+        {1: [0, 1], 2: [2, 3]}, lambda seat, card: seat != 1 or card != 3, build, 2_000, rng
+    )
+    assert barred is not None and all(3 not in deal for deal in barred.deals)
+    # Fewer than two seats with free cards: nothing to swap, no chain.
+    assert _metropolis({1: [0, 1], 2: []}, lambda s, c: True, build, 10, rng) is None
+
+
+@pytest.mark.parametrize("tax_style", ["drawn", "best"])
+def test_pre_21_chain_keeps_the_known_cards_and_places_more_cards_right(tax_style: str) -> None:
+    """With ``mcmc``, President's deals come from a Metropolis chain of swaps between the
+    other seats: each deal agrees with the view, keeps the cards the tax showed where
+    they are (PRE-20), leaves the loser that handed over its best cards only lower ones
+    (PRE-21), and the deals place more hidden cards where they really are than uniform
+    draws do."""
+    from shedkit.president.combos import card_key
+    from shedkit.president.view import known_cards
+
+    game = shedkit.make("president", players=5, tax=True, tax_style=tax_style)
+    greedy = make_agent("greedy", game)
+    knowledge = PresidentKnowledge(game, mcmc=150)
+    uniform_right = chain_right = 0.0
+    checked = 0
+    for seed in range(12):
+        state = _after_tax(game, greedy, seed, 10 + 2 * (seed % 6))
+        if state.is_over:
+            continue
+        seat = state.current_player
+        view = state.view(seat)
+        known = known_cards(view)
+        draw = knowledge.determinizer(view, random.Random(seed))
+        assert isinstance(draw, _Weighted)
+        bound = [loser for giver, loser, _ in view.exchanges if giver == seat]
+        rev = view.revolution != (sum(m.kind == "quad" for _, m, _ in view.history) % 2 == 1)
+        for deal in draw.deals:
+            assert deal.view(seat).hand == view.hand and deal.view(seat).history == view.history
+            assert [h.bit_count() for h in deal.hands] == list(view.cards_left)
+            for s, cards in enumerate(known):
+                assert all(deal.hands[s] >> c & 1 for c in cards)
+            if tax_style == "best" and view.tax_drawn:
+                bar = min(card_key(c, game.tables.position, rev) for c in view.tax_drawn)
+                for loser in bound:
+                    free = [c for c in range(len(game.deck)) if deal.hands[loser] >> c & 1]
+                    free = [c for c in free if c not in known[loser]]
+                    assert all(card_key(c, game.tables.position, rev) < bar for c in free)
+        uniform = PresidentKnowledge(game).determinizer(view, random.Random(seed))
+        for _ in range(40):
+            uniform_right += _right_share(uniform(), state, seat)
+            chain_right += _right_share(draw(), state, seat)
+        checked += 1
+    assert checked >= 8
+    assert chain_right > uniform_right
+    with pytest.raises(ValueError, match="mcmc"):
+        PresidentKnowledge(game, mcmc=-1)
+    with pytest.raises(ValueError, match="one of them"):
+        PresidentKnowledge(game, mcmc=10, infer=10)
+
+
+def test_ddz_10_chain_keeps_the_kitty_and_places_more_cards_right() -> None:
+    """With ``mcmc``, Dou Di Zhu's deals in the play come from a Metropolis chain: each
+    agrees with the view and keeps the landlord's shown kitty cards (DDZ-10), and they
+    place more hidden cards where they really are than uniform draws do."""
+    from shedkit.doudizhu.view import known_cards
+
+    game = shedkit.make("doudizhu")
+    greedy = make_agent("greedy", game)
+    knowledge = DouDizhuKnowledge(game, mcmc=30)
+    uniform_right = chain_right = 0.0
+    for seed in (0, 3, 4, 5):
+        state = _greedy_moves(game.new_deal(seed=seed), greedy, 18 + seed)
+        seat = state.current_player
+        view = state.view(seat)
+        known = known_cards(view)
+        draw = knowledge.determinizer(view, random.Random(seed))
+        assert isinstance(draw, _Weighted)
+        for deal in draw.deals:
+            assert deal.view(seat).hand == view.hand and deal.view(seat).history == view.history
+            assert deal.view(seat).kitty == view.kitty
+            for s, cards in enumerate(known):
+                assert all(deal.hands[s] >> c & 1 for c in cards)
+        uniform = DouDizhuKnowledge(game).determinizer(view, random.Random(seed))
+        for _ in range(40):
+            uniform_right += _right_share(uniform(), state, seat)
+            chain_right += _right_share(draw(), state, seat)
+    assert chain_right > uniform_right
+    with pytest.raises(ValueError, match="mcmc"):
+        DouDizhuKnowledge(game, mcmc=-3)
+
+
+def _after_tax(game: Any, greedy: Any, seed: int, plays: int) -> Any:
+    """The second deal of a greedy match after ``plays`` plays: the tax has moved cards."""
+    first = game.new_deal(seed=seed)
+    while not first.is_over:
+        first.apply(greedy.act(first.view(first.current_player)))
+    state = game.new_deal(seed=seed + 100, previous_order=first.finished)
+    while not state.is_over and sum(m.kind != "give" for _, m, _ in state.history) < plays:
+        state.apply(greedy.act(state.view(state.current_player)))
+    return state
+
+
+def _greedy_moves(state: Any, greedy: Any, moves: int) -> Any:
+    """``state`` once greedy play has made ``moves`` moves in all."""
+    while len(state.history) < moves:
+        state.apply(greedy.act(state.view(state.current_player)))
+    return state
+
+
+def _right_share(deal: Any, state: Any, seat: int) -> float:
+    """The share of the hidden cards ``deal`` puts in the hand that really holds them."""
+    hidden = [s for s in range(len(state.hands)) if s != seat]
+    return sum((deal.hands[s] & state.hands[s]).bit_count() for s in hidden) / sum(
+        state.hands[s].bit_count() for s in hidden
     )
 
 
@@ -480,7 +613,7 @@ def test_bad_settings_get_clear_errors() -> None:
         knowledge_for(game, settings={"infer": -2})
     with pytest.raises(ValueError, match="model_epsilon"):
         knowledge_for(game, settings={"model_epsilon": 0})
-    with pytest.raises(ValueError, match="valid: infer, model_epsilon, paired"):
+    with pytest.raises(ValueError, match="valid: infer, model_epsilon, paired, mcmc"):
         knowledge_for(game, settings={"endgame_cards": 4})
     with pytest.raises(ValueError, match="spectator"):
         SearchAgent(game, knowledge_for(game), playouts=4).act(_spectator(game))

@@ -20,7 +20,7 @@ from shedkit.doudizhu.options import Options
 if TYPE_CHECKING:
     from shedkit.doudizhu.rules import DouDizhu, State
 
-__all__ = ["View", "determinize"]
+__all__ = ["View", "deal_from", "determinize", "known_cards"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +82,21 @@ class View:
         )
 
 
+def known_cards(view: View) -> list[set[int]]:
+    """Per seat, the cards ``view``'s seat knows that seat still holds.
+
+    Its own hand, and the landlord's kitty cards not played yet once the kitty is
+    shown (DDZ-10).
+    """
+    if view.seat is None:
+        raise ValueError("known_cards needs a seat's view, not a spectator's")
+    known: list[set[int]] = [set() for _ in range(view.num_players)]
+    known[view.seat] = set(view.hand)
+    if view.kitty is not None and view.landlord is not None and view.landlord != view.seat:
+        known[view.landlord] |= set(view.kitty) - set(view.played[view.landlord])
+    return known
+
+
 def determinize(
     game: DouDizhu,
     view: View,
@@ -99,36 +114,52 @@ def determinize(
         raise ValueError("determinize needs a seat's view, not a spectator's")
     n = view.num_players
     played = [set(p) for p in view.played]
-    known: list[set[int]] = [set() for _ in range(n)]
-    known[view.seat] = set(view.hand)
-    if view.kitty is not None and view.landlord is not None and view.landlord != view.seat:
-        known[view.landlord] |= set(view.kitty) - played[view.landlord]
+    known = known_cards(view)
     seen = set().union(*known, *played)
     unseen = [c for c in game.deck if c not in seen]
     rng.shuffle(unseen)
-    dealt: list[list[int]] = []
+    hands: list[list[int]] = []
     for seat in range(n):
         need = view.cards_left[seat] - len(known[seat])
         if need < 0 or need > len(unseen):
             raise ValueError(
                 f"view is inconsistent: seat {seat} holds {view.cards_left[seat]} cards"
             )
-        hand = sorted(known[seat]) + unseen[:need]
+        hands.append(sorted(known[seat]) + unseen[:need])
         unseen = unseen[need:]
+    # During the auction the kitty is some of the cards in no hand (a scenario
+    # deal may leave cards out of play, and the view cannot say which).
+    kitty = unseen[: view.options.kitty_size] if view.kitty is None else list(view.kitty)
+    return deal_from(game, view, hands, kitty, rng.randrange(2**63), observe)
+
+
+def deal_from(
+    game: DouDizhu,
+    view: View,
+    hands: list[list[int]],
+    kitty: list[int],
+    seed: int,
+    observe: Callable[[State, Move], None] | None = None,
+) -> State:
+    """The deal in which each seat holds ``hands`` now, replayed through ``view``'s history.
+
+    Each seat was dealt its hand now and the cards it played (the landlord less the
+    ``kitty``); ``observe`` sees each move before it is replayed, as in `determinize`.
+    """
+    played = [set(p) for p in view.played]
+    dealt: list[list[int]] = []
+    for seat, hand in enumerate(hands):
         original = set(hand) | played[seat]
         if seat == view.landlord and view.kitty is not None:
             original -= set(view.kitty)
         dealt.append(sorted(original))
-    # During the auction the kitty is some of the cards in no hand (a scenario
-    # deal may leave cards out of play, and the view cannot say which).
-    kitty = unseen[: view.options.kitty_size] if view.kitty is None else list(view.kitty)
     from shedkit.doudizhu.rules import State
 
     # A deal that skipped the auction (new_deal(landlord=..., bid=...)) has a
     # landlord and no bids: it starts in play, else its plays would replay as bids.
     skipped = view.landlord is not None and not view.bids
     landlord = view.landlord if skipped else None
-    state = State(game, rng.randrange(2**63), dealt, kitty, view.first_bidder, landlord, view.stake)
+    state = State(game, seed, dealt, kitty, view.first_bidder, landlord, view.stake)
     for _, move, cards in view.history:
         if observe is not None:
             observe(state, move)

@@ -22,7 +22,14 @@ from shedkit.president.options import Options
 if TYPE_CHECKING:
     from shedkit.president.rules import President, State
 
-__all__ = ["HIDDEN_GIVE", "View", "determinize", "replay_play"]
+__all__ = [
+    "HIDDEN_GIVE",
+    "View",
+    "card_fits",
+    "determinize",
+    "known_cards",
+    "replay_play",
+]
 
 #: A tax ``give`` as seen by a seat outside the exchange: who gave, not what.
 HIDDEN_GIVE: Final = Move("give", text="give (hidden)")
@@ -80,19 +87,7 @@ def determinize(game: President, view: View, rng: random.Random) -> State:
     me = view.seat
     n = view.num_players
     played = {c for _, m, cards in view.history if m.kind != "give" for c in cards}
-    mine = set(view.hand)
-    known: list[set[int]] = [set() for _ in range(n)]
-    known[me] = mine
-    for who, move, cards in view.history:
-        if move.kind == "give" and cards and who == me:
-            receiver = next(r for g, r, _ in view.exchanges if g == me)
-            known[receiver] |= set(cards)
-    for giver, loser, _ in view.exchanges:
-        if loser == me:
-            known[giver] |= set(view.tax_lost)
-    for s in range(n):
-        if s != me:
-            known[s] -= played | mine
+    known = known_cards(view)
     seen = set(view.leftover) | played | set().union(*known)
     unseen = [c for c in game.deck if c not in seen]
     rng.shuffle(unseen)
@@ -139,6 +134,64 @@ def determinize(game: President, view: View, rng: random.Random) -> State:
     return state
 
 
+def known_cards(view: View) -> list[set[int]]:
+    """Per seat, the cards ``view``'s seat knows that seat still holds.
+
+    Its own hand; the cards it gave in the tax, while the receiver has not played
+    them; the cards the tax took from it, while the taker has not played them (PRE-20).
+    """
+    me = view.seat
+    if me is None:
+        raise ValueError("known_cards needs a seat's view, not a spectator's")
+    played = {c for _, m, cards in view.history if m.kind != "give" for c in cards}
+    mine = set(view.hand)
+    known: list[set[int]] = [set() for _ in range(view.num_players)]
+    known[me] = mine
+    for who, move, cards in view.history:
+        if move.kind == "give" and cards and who == me:
+            receiver = next(r for g, r, _ in view.exchanges if g == me)
+            known[receiver] |= set(cards)
+    for giver, loser, _ in view.exchanges:
+        if loser == me:
+            known[giver] |= set(view.tax_lost)
+    for s in range(view.num_players):
+        if s != me:
+            known[s] -= played | mine
+    return known
+
+
+def card_fits(game: President, view: View) -> Callable[[int, int], bool]:
+    """``fits(seat, card)``: whether ``seat`` may hold ``card`` among its unknown cards.
+
+    PRE-21: with ``tax_style = "best"``, a loser that handed ``view``'s seat its best
+    cards kept only lower ones (in the order at the deal's start); every other card
+    may be anywhere that `known_cards` leaves open.
+    """
+    if view.options.tax_style != "best" or not view.tax_drawn:
+        return _anywhere
+    rev = _start_revolution(view)
+    position = game.tables.position
+    bar = min(card_key(c, position, rev) for c in view.tax_drawn)
+    bound = {loser for giver, loser, _ in view.exchanges if giver == view.seat}
+
+    def fits(seat: int, card: int) -> bool:
+        return seat not in bound or card_key(card, position, rev) < bar
+
+    return fits
+
+
+def _anywhere(seat: int, card: int) -> bool:
+    return True
+
+
+def _start_revolution(view: View) -> bool:
+    """Whether the order at the deal's start was revolutionised: each quad since flipped it."""
+    rev = view.revolution
+    if view.options.revolution and sum(1 for _, m, _ in view.history if m.kind == "quad") % 2:
+        rev = not rev
+    return rev
+
+
 def _deal_best(
     game: President,
     view: View,
@@ -160,9 +213,7 @@ def _deal_best(
     me = view.seat
     n = view.num_players
     # The order at the deal's start: each quad played since flipped it (PRE-13).
-    rev = view.revolution
-    if view.options.revolution and sum(1 for _, m, _ in view.history if m.kind == "quad") % 2:
-        rev = not rev
+    rev = _start_revolution(view)
     position = game.tables.position
 
     def key(c: int) -> tuple[int, int]:

@@ -12,7 +12,11 @@ plays seen so far if the other seats play greedy with ε-random moves. With
 all hands by solving the rest exactly (`DouDizhuEndgame`, win objective only).
 President scores the finishing place and, with ``infer``, weighs its deals by the
 plays seen the same way (played again from the tax's end); ``paired`` compares its
-root moves on the same deals too (a variant not yet shown stronger). Dominoes scores the
+root moves on the same deals too (a variant not yet shown stronger). In both games
+``mcmc`` draws the deals from a Metropolis chain instead (`_metropolis`): it swaps
+unknown cards between the other seats and keeps a swap by the ratio of the same
+likelihoods, so it walks to the likely deals where ``infer``'s weights collapse onto
+a few of its uniform ones (a variant not yet shown stronger). Dominoes scores the
 points of the seat's side less the best other side's, and it solves small
 endgames exactly by alpha-beta once the boneyard is empty.
 """
@@ -28,7 +32,9 @@ from typing import Any, Final
 from shedkit.agents.base import make_agent
 from shedkit.agents.greedy_doudizhu import GreedyDouDizhu
 from shedkit.agents.search.endgame import DouDizhuEndgame
+from shedkit.core.bits import mask_of, members
 from shedkit.core.compiled import mypyc_attr
+from shedkit.core.errors import IllegalMoveError
 
 __all__ = [
     "OBJECTIVES",
@@ -150,10 +156,75 @@ def _check_inference(infer: int, model_epsilon: float) -> None:
         raise ValueError(f"model_epsilon must be above 0 and at most 1, not {model_epsilon!r}")
 
 
+def _anywhere(seat: int, card: int) -> bool:
+    """Any card may be in any other seat's hand."""
+    return True
+
+
+def _check_chain(mcmc: int, infer: int) -> None:
+    """Clear errors for ``mcmc``, the steps of a Metropolis chain of deals."""
+    if mcmc < 0:
+        raise ValueError(f"mcmc must be 0 (off) or a number of steps, not {mcmc!r}")
+    if mcmc and infer:
+        raise ValueError("infer and mcmc are two ways to weigh deals: set one of them")
+
+
 def _weighed(deals: list[Any], logs: list[float], rng: random.Random) -> _Weighted:
     """Draws among ``deals`` in proportion to their likelihoods (``logs``, natural logs)."""
     top = max(logs)
     return _Weighted(deals, [math.exp(x - top) for x in logs], rng)
+
+
+def _metropolis(
+    free: dict[int, list[int]],
+    fits: Callable[[int, int], bool],
+    build: Callable[[dict[int, list[int]]], tuple[Any, float] | None],
+    steps: int,
+    rng: random.Random,
+) -> _Weighted | None:
+    """The deals a Metropolis chain visits, to draw among (None: no chain to run).
+
+    ``free`` maps each other seat to the cards it holds that the searching seat
+    cannot place (a uniform draw to start from). A step swaps one such card between
+    two seats, where ``fits(seat, card)`` allows both, and keeps the swap with the
+    chance min(1, L'/L); ``build(free)`` makes the deal and its log-likelihood L
+    (None: no deal can have those hands). A swap is its own inverse and keeps the
+    number of cards per seat, so the proposal is symmetric and the chain's deals
+    come in proportion to their likelihood. The first third of the steps is
+    burn-in; each later step counts its deal once.
+    """
+    seats = [s for s in sorted(free) if free[s]]
+    first = build(free)
+    if len(seats) < 2 or first is None:
+        return None
+    deal, log = first
+    burn = steps // 3
+    kept: list[Any] = []
+    counts: list[float] = []
+    for step in range(steps):
+        a, b = rng.sample(seats, 2)
+        i = rng.randrange(len(free[a]))
+        j = rng.randrange(len(free[b]))
+        x, y = free[a][i], free[b][j]
+        moved = False
+        if fits(a, y) and fits(b, x):
+            free[a][i], free[b][j] = y, x
+            made = build(free)
+            if made is not None and (made[1] >= log or rng.random() < math.exp(made[1] - log)):
+                deal, log = made
+                moved = True
+            else:
+                free[a][i], free[b][j] = x, y
+        if step < burn:
+            continue
+        if kept and not moved:
+            counts[-1] += 1.0
+        else:
+            kept.append(deal)
+            counts.append(1.0)
+    if not kept:
+        kept, counts = [deal], [1.0]
+    return _Weighted(kept, counts, rng)
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -176,8 +247,11 @@ class DouDizhuKnowledge(GreedyRollouts):
         model_epsilon: float = 0.25,
         endgame_cards: int = 0,
         endgame_nodes: int = 20_000,
+        mcmc: int = 0,
     ) -> None:
         super().__init__(game, epsilon)
+        _check_chain(mcmc, infer)
+        self.mcmc = mcmc
         if endgame_cards < 0:
             raise ValueError(
                 f"endgame_cards must be 0 (off) or a number of cards, not {endgame_cards!r}"
@@ -211,6 +285,7 @@ class DouDizhuKnowledge(GreedyRollouts):
             self.model_epsilon,
             self.endgame_cards,
             self.endgame_nodes,
+            self.mcmc,
         )
 
     def reward(self, state: Any, seat: int) -> float:
@@ -236,6 +311,7 @@ class DouDizhuKnowledge(GreedyRollouts):
                 self.model_epsilon,
                 self.endgame_cards,
                 self.endgame_nodes,
+                self.mcmc,
             )
         return self._bidding
 
@@ -316,8 +392,13 @@ class DouDizhuKnowledge(GreedyRollouts):
         seats (ε = ``model_epsilon``) would have made every move of the history from it;
         playouts then draw among them by weight. A seat that passed over a pair it could
         have beaten makes the deals where it held a higher pair less likely, not
-        impossible. ``infer=0``: uniform deals.
+        impossible. ``mcmc``: once the kitty is shown, the deals of a Metropolis chain
+        on the same likelihood (`_chain`). Neither: uniform deals.
         """
+        if self.mcmc > 0 and view.kitty is not None:
+            chain = self._chain(view, rng)
+            if chain is not None:
+                return chain
         if self.infer <= 0 or not view.history:
             return super().determinizer(view, rng)
         from shedkit.doudizhu.view import determinize
@@ -329,6 +410,39 @@ class DouDizhuKnowledge(GreedyRollouts):
             deals.append(determinize(self.game, view, rng, likelihood))
             logs.append(likelihood.log)
         return _weighed(deals, logs, rng)
+
+    def _chain(self, view: Any, rng: random.Random) -> _Weighted | None:
+        """Deals from a Metropolis chain of ``mcmc`` card swaps between the other seats.
+
+        Only once the kitty is shown: before, the kitty's cards would need swaps of
+        their own.
+        """
+        from shedkit.doudizhu.view import deal_from, known_cards
+
+        me = view.seat
+        if not any(seat != me for seat, _, _ in view.history):
+            return None
+        start = self.game.determinize(view, rng)
+        known = known_cards(view)
+        free = {
+            s: sorted(set(members(start.hands[s])) - known[s])
+            for s in range(view.num_players)
+            if s != me
+        }
+        kitty = list(view.kitty)
+        seed = rng.randrange(2**63)
+        greedy, epsilon, game = self.greedy, self.model_epsilon, self.game
+
+        def build(hands: dict[int, list[int]]) -> tuple[Any, float] | None:
+            now = [sorted(known[s]) + hands.get(s, []) for s in range(view.num_players)]
+            likelihood = _Likelihood(greedy, me, epsilon)
+            try:
+                deal = deal_from(game, view, now, kitty, seed, likelihood)
+            except IllegalMoveError:
+                return None
+            return deal, likelihood.log
+
+        return _metropolis(free, _anywhere, build, self.mcmc, rng)
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -395,15 +509,25 @@ class PresidentKnowledge(GreedyRollouts):
         infer: int = 0,
         model_epsilon: float = 0.25,
         paired: bool = False,
+        mcmc: int = 0,
     ) -> None:
         super().__init__(game, epsilon)
         _check_inference(infer, model_epsilon)
+        _check_chain(mcmc, infer)
         self.infer = infer
         self.model_epsilon = model_epsilon
         self.paired = paired
+        self.mcmc = mcmc
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
-        return type(self), (self.game, self.epsilon, self.infer, self.model_epsilon, self.paired)
+        return type(self), (
+            self.game,
+            self.epsilon,
+            self.infer,
+            self.model_epsilon,
+            self.paired,
+            self.mcmc,
+        )
 
     def determinizer(self, view: Any, rng: random.Random) -> Callable[[], Any]:
         """Deals weighed by how likely they make the other seats' plays (``infer``).
@@ -413,15 +537,22 @@ class PresidentKnowledge(GreedyRollouts):
         held low ones, makes such hands less likely if the seats play like ε-greedy
         bots (ε = ``model_epsilon``). ``infer`` uniform deals are drawn, each is played
         again from the tax's end (`replay_play`) and weighed by that chance; playouts
-        draw among them by weight. ``infer=0``, or nothing played by another seat yet:
-        uniform deals.
+        draw among them by weight. ``mcmc``: the deals of a Metropolis chain on the same
+        likelihood (`_chain`). Neither, or nothing played by another seat yet: uniform
+        deals.
         """
         me = view.seat
-        if self.infer <= 0 or not any(
+        if (self.infer <= 0 and self.mcmc <= 0) or not any(
             seat != me and move.kind != "give" for seat, move, _ in view.history
         ):
             return super().determinizer(view, rng)
         from shedkit.president.view import replay_play
+
+        if self.mcmc > 0:
+            chain = self._chain(view, rng)
+            if chain is not None:
+                return chain
+            return super().determinizer(view, rng)
 
         deals: list[Any] = []
         logs: list[float] = []
@@ -436,6 +567,32 @@ class PresidentKnowledge(GreedyRollouts):
             return super().determinizer(view, rng)
         return _weighed(deals, logs, rng)
 
+    def _chain(self, view: Any, rng: random.Random) -> _Weighted | None:
+        """Deals from a Metropolis chain of ``mcmc`` card swaps between the other seats."""
+        from shedkit.president.view import card_fits, known_cards, replay_play
+
+        me = view.seat
+        start = self.game.determinize(view, rng)
+        known = known_cards(view)
+        free = {
+            s: [c for c in members(start.hands[s]) if c not in known[s]]
+            for s in range(view.num_players)
+            if s != me
+        }
+        fixed = [mask_of(cards) for cards in known]
+        greedy, epsilon, game = self.greedy, self.model_epsilon, self.game
+
+        def build(hands: dict[int, list[int]]) -> tuple[Any, float] | None:
+            deal = start.clone()
+            for s, cards in hands.items():
+                deal.hands[s] = fixed[s] | mask_of(cards)
+            likelihood = _Likelihood(greedy, me, epsilon)
+            if replay_play(game, deal, likelihood) is None:
+                return None
+            return deal, likelihood.log
+
+        return _metropolis(free, card_fits(game, view), build, self.mcmc, rng)
+
 
 #: The settings `knowledge_for` takes for each game beside ``epsilon`` (for experiments).
 SETTINGS: Final = {
@@ -448,8 +605,9 @@ SETTINGS: Final = {
         "model_epsilon",
         "endgame_cards",
         "endgame_nodes",
+        "mcmc",
     ),
-    "president": ("infer", "model_epsilon", "paired"),
+    "president": ("infer", "model_epsilon", "paired", "mcmc"),
     "dominoes": ("endgame_tiles",),
 }
 
