@@ -9,7 +9,6 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -25,7 +24,7 @@ from sqlalchemy.engine import make_url
 
 import shedkit
 from tests.server.databases import drop_database, fresh_database
-from tests.server.live import LiveServer
+from tests.server.live import LiveServer, announced_port
 
 PG_URL = os.environ.get("SHEDKIT_TEST_PG_URL")
 REDIS_URL = os.environ.get("SHEDKIT_TEST_REDIS_URL")
@@ -33,20 +32,21 @@ REDIS_URL = os.environ.get("SHEDKIT_TEST_REDIS_URL")
 ARTIFACTS = Path("build/test-artifacts/cluster")
 
 
-def free_port() -> int:
-    """A loopback port nobody listens on now."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @dataclass
 class Node:
-    """One running node."""
+    """One running node, on the port it announces once bound (``--port 0``)."""
 
     name: str
-    port: int
     process: subprocess.Popen[bytes]
+    log: Path
+    offset: int
+    bound: int = 0
+
+    @property
+    def port(self) -> int:
+        if not self.bound:
+            self.bound = announced_port(self.process, self.log, self.offset)
+        return self.bound
 
     @property
     def url(self) -> str:
@@ -83,12 +83,11 @@ class Nodes:
         # must not share names.
         worker = os.environ.get("PYTEST_XDIST_WORKER")
         name = name or (f"{worker}-" if worker else "") + f"n{self.started}"
-        port = free_port()
         command = [
             str(Path(sys.executable).with_name("shedkit")),
             "serve",
             "--port",
-            str(port),
+            "0",
             "--db",
             self.db,
             "--cluster",
@@ -114,9 +113,11 @@ class Nodes:
             "10000",
             *self.extra,
         ]
-        log = open(self.logs / f"node-{name}.log", "ab")  # noqa: SIM115 (the process holds it)
+        path = self.logs / f"node-{name}.log"
+        offset = path.stat().st_size if path.exists() else 0
+        log = open(path, "ab")  # noqa: SIM115 (the process holds it)
         process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
-        node = self.nodes[name] = Node(name, port, process)
+        node = self.nodes[name] = Node(name, process, path, offset)
         if wait:
             self.wait_ready(node)
         return node

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 import socket
+import subprocess
 import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -40,6 +43,32 @@ def wait(predicate: Callable[[], Any], timeout: float = 60.0) -> None:
         if time.monotonic() > deadline:
             raise TimeoutError("the condition did not hold in time")
         time.sleep(0.02)
+
+
+#: The link ``shedkit serve`` prints once its port is bound.
+ANNOUNCED = re.compile(r"http://[^/\s]+:(\d+)/")
+
+
+def announced_port(
+    process: subprocess.Popen[bytes], log: Path, offset: int = 0, timeout: float = 180.0
+) -> int:
+    """The port a ``shedkit serve --port 0`` process names in ``log`` after ``offset`` bytes.
+
+    The system picks the port as the server binds it, so no other process can take it
+    between a choice and the bind. A start takes seconds; on a loaded machine, minutes.
+    """
+    deadline = time.monotonic() + timeout
+    while True:
+        text = log.read_bytes()[offset:].decode(errors="replace") if log.exists() else ""
+        found = ANNOUNCED.search(text)
+        if found:
+            return int(found.group(1))
+        if process.poll() is not None:
+            raise RuntimeError(f"the server exited before it listened:\n{text[-2000:]}")
+        if time.monotonic() > deadline:
+            process.kill()
+            raise TimeoutError(f"the server did not listen within {timeout} s:\n{text[-2000:]}")
+        time.sleep(0.05)
 
 
 class LiveServer:

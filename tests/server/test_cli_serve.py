@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import socket
 from typing import Any
 
@@ -19,7 +20,7 @@ def test_serve_passes_host_port_and_database(
 
     def fake_run(self: AnnouncingServer) -> None:
         configs.append(self.config)
-        self.announce()  # as after a successful bind
+        self.announce(self.config.port)  # as after a successful bind
 
     monkeypatch.setattr(AnnouncingServer, "run", fake_run)
     url = f"sqlite:///{tmp_path / 'x.db'}"
@@ -78,13 +79,45 @@ def test_serve_explains_a_bad_cluster_setting(
 def test_serve_as_a_cluster_node_says_so_and_hides_passwords(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setattr(AnnouncingServer, "run", lambda self: self.announce())
+    monkeypatch.setattr(AnnouncingServer, "run", lambda self: self.announce(self.config.port))
     db = "postgresql://shedkit:secret@db.example/shedkit"
     argv = ["serve", "--port", "8124", "--db", db, "--cluster", "redis://:hush@redis:6379/0"]
     assert main([*argv, "--node-id", "n-1"]) == 0
     out = capsys.readouterr().out
     assert "node n-1 of the cluster" in out and "http://localhost:8124/" in out
     assert "secret" not in out and "hush" not in out
+
+
+def test_serve_on_port_0_announces_the_port_the_system_picked() -> None:
+    """``--port 0`` binds a free port, race-free, and the announcement names it."""
+    said: list[int] = []
+    config = uvicorn.Config(_hello, host="127.0.0.1", port=0, log_level="warning", lifespan="off")
+    server = AnnouncingServer(config, said.append)
+
+    async def up_and_down() -> tuple[int, bytes]:
+        serving = asyncio.create_task(server.serve())
+        try:
+            while not server.started:
+                await asyncio.sleep(0.01)
+            reader, writer = await asyncio.open_connection("127.0.0.1", said[0])
+            writer.write(b"GET / HTTP/1.1\r\nHost: localhost\r\n\r\n")
+            await writer.drain()
+            answer = await reader.read(200)
+            writer.close()
+            bound = server.bound_port()
+        finally:
+            server.should_exit = True
+            await serving
+        return bound, answer
+
+    bound, answer = asyncio.run(up_and_down())
+    assert said == [bound] and bound > 0
+    assert answer.startswith(b"HTTP/1.1 200")
+
+
+async def _hello(scope: dict[str, Any], receive: Any, send: Any) -> None:
+    await send({"type": "http.response.start", "status": 200, "headers": []})
+    await send({"type": "http.response.body", "body": b"hi"})
 
 
 def test_serve_rejects_a_bad_port(capsys: pytest.CaptureFixture[str]) -> None:

@@ -14,7 +14,6 @@ import json
 import os
 import random
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -24,38 +23,35 @@ import httpx
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
+from tests.server.live import announced_port
+
 KILLS = 25
 Ack = tuple[int, int, str]  # (deal number, index in the deal, the move as shown)
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-def start(db: str, port: int, log: Path) -> subprocess.Popen[bytes]:
-    """``shedkit serve`` without clocks or bot delays; returns once it answers.
+def start(db: str, log: Path) -> tuple[subprocess.Popen[bytes], int]:
+    """``shedkit serve`` without clocks or bot delays on a port the system picks; returns
+    the process and its port once it answers.
 
     Its output goes to ``log`` (appended), whose end a failed start shows.
     """
     run = "import sys; from shedkit.cli.main import main; sys.exit(main(sys.argv[1:]))"
-    cmd = [sys.executable, "-c", run, "serve", "--port", str(port), "--db", db]
+    cmd = [sys.executable, "-c", run, "serve", "--port", "0", "--db", db]
     cmd += ["--bot-delay", "0", "--turn-clock", "0", "--away-after", "3600"]
+    offset = log.stat().st_size if log.exists() else 0
     with log.open("ab") as out:
         proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
-    # A start takes seconds; on a loaded machine, up to minutes.
+    port = announced_port(proc, log, offset)
     deadline = time.monotonic() + 180
     while time.monotonic() < deadline and proc.poll() is None:
         try:
             httpx.get(f"http://127.0.0.1:{port}/api/stats", timeout=1).raise_for_status()
-            return proc
+            return proc, port
         except httpx.HTTPError:
             time.sleep(0.05)
     proc.kill()
     tail = log.read_text(errors="replace")[-2000:]
-    raise RuntimeError(f"the server did not start on port {port}:\n{tail}")
+    raise RuntimeError(f"the server did not answer on port {port}:\n{tail}")
 
 
 def play_until_killed(
@@ -132,9 +128,8 @@ def stored_moves(port: int, tid: str, wanted: set[int]) -> dict[int, list[str]]:
 def test_no_acknowledged_move_is_lost_when_the_server_is_killed(tmp_path: Path) -> None:
     db = f"sqlite:///{tmp_path / 'crash.db'}"
     log = tmp_path / "server.log"
-    port = free_port()
     rng = random.Random(2026)
-    proc = start(db, port, log)
+    proc, port = start(db, log)
     try:
         base = f"http://127.0.0.1:{port}"
         table = httpx.post(f"{base}/api/tables", json={"game": "doudizhu", "deals": 1000})
@@ -155,8 +150,7 @@ def test_no_acknowledged_move_is_lost_when_the_server_is_killed(tmp_path: Path) 
             acked |= play_until_killed(proc, port, tid, tokens, rng, rng.uniform(0.05, 0.5))
             # A port of its own each time: the old one may serve another connection by now
             # (the system hands loopback ports out again), and the clients follow anyway.
-            port = free_port()
-            proc = start(db, port, log)
+            proc, port = start(db, log)
             stored = stored_moves(port, tid, {a[0] for a in acked - verified})
             live = max(stored, default=0)
             pending = {a for a in acked if a not in verified or a[0] == live}

@@ -483,12 +483,11 @@ def test_a_victim_keeps_playing_while_a_client_floods_and_never_reads(
 def test_shutdown_is_bounded_and_keeps_what_was_acknowledged(tmp_path: Path) -> None:
     """SIGTERM with players connected: the server exits in seconds, and after a restart
     the table is at the last state its players saw (the audit saw 124 s and a lost row)."""
-    from tests.server.test_crash import free_port, start
+    from tests.server.test_crash import start
 
     db = f"sqlite:///{tmp_path / 'shutdown.db'}"
     log = tmp_path / "server.log"
-    port = free_port()
-    proc = start(db, port, log)
+    proc, port = start(db, log)
     try:
         base = f"http://127.0.0.1:{port}"
         tid = httpx.post(f"{base}/api/tables", json={"game": "doudizhu", "bots": 2}).json()["id"]
@@ -516,8 +515,7 @@ def test_shutdown_is_bounded_and_keeps_what_was_acknowledged(tmp_path: Path) -> 
             with contextlib.suppress(Exception):
                 client.close()
         # A fresh port: the old one may serve another connection by now.
-        port = free_port()
-        proc = start(db, port, log)
+        proc, port = start(db, log)
         table = httpx.get(f"http://127.0.0.1:{port}/api/tables/{tid}").json()
         assert table["state_id"] >= acknowledged
     finally:

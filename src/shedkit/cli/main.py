@@ -374,7 +374,12 @@ def build_parser(game: str | None = None) -> argparse.ArgumentParser:
         description="Serve the web client: tables with friends and bots, replays of every deal.",
     )
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on")
-    serve.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
+    serve.add_argument(
+        "--port",
+        type=int,
+        default=8000,
+        help="port; 0 lets the system pick a free one, shown once bound (default: 8000)",
+    )
     serve.add_argument(
         "--db", default=None, help="SQLAlchemy URL (default: sqlite:///shedkit.db here)"
     )

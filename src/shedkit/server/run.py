@@ -15,6 +15,7 @@ import asyncio
 import dataclasses
 import math
 import re
+from collections.abc import Callable
 from typing import Any
 
 import uvicorn
@@ -123,23 +124,28 @@ def serve(
     where = make_url(url).render_as_string(hide_password=True)
     # The bots play the same moves on both builds; the compiled one plays them faster.
     build = " (compiled build)" if shedkit.compiled else ""
-    message = (
-        f"shedkit{build}: open http://{shown}:{port}/ in a browser (database {where}); Ctrl-C stops"
-    )
-    if base.cluster_url is not None:
-        redis = re.sub(r"//([^:@/]*):[^@/]*@", r"//\1:***@", base.cluster_url)
-        message = (
-            f"shedkit{build}: node {base.node_id} of the cluster at {redis}, serving "
-            f"http://{shown}:{port}/ (database {where}); Ctrl-C stops this node"
-        )
+    redis = re.sub(r"//([^:@/]*):[^@/]*@", r"//\1:***@", base.cluster_url or "")
 
     def say(text: str) -> None:
         if out is not None:
             out.print(text, markup=False, soft_wrap=True)
         else:
-            print(text)
+            print(text, flush=True)
 
-    server = AnnouncingServer(uvicorn_config(app, base, host, port), lambda: say(message))
+    def announce(bound: int) -> None:
+        # The port bound, which --port 0 leaves to the system: a script reads it here.
+        if base.cluster_url is None:
+            say(
+                f"shedkit{build}: open http://{shown}:{bound}/ in a browser "
+                f"(database {where}); Ctrl-C stops"
+            )
+        else:
+            say(
+                f"shedkit{build}: node {base.node_id} of the cluster at {redis}, serving "
+                f"http://{shown}:{bound}/ (database {where}); Ctrl-C stops this node"
+            )
+
+    server = AnnouncingServer(uvicorn_config(app, base, host, port), announce)
     try:
         server.run()
     except SystemExit:
@@ -157,12 +163,19 @@ class AnnouncingServer(uvicorn.Server):
     """A uvicorn server that says where to go only once its port is bound, so a busy
     port shows its error and no link."""
 
-    def __init__(self, config: uvicorn.Config, announce: Any) -> None:
+    def __init__(self, config: uvicorn.Config, announce: Callable[[int], None]) -> None:
         super().__init__(config)
         self.announce = announce
 
     async def startup(self, sockets: Any = None) -> None:
-        """Bind as uvicorn does, then announce the address."""
+        """Bind as uvicorn does, then announce the address with the port bound."""
         await super().startup(sockets)
         if self.started:
-            self.announce()
+            self.announce(self.bound_port())
+
+    def bound_port(self) -> int:
+        """The port the server listens on: the one asked for, or the system's pick for 0."""
+        for server in getattr(self, "servers", ()):
+            for sock in server.sockets:
+                return int(sock.getsockname()[1])
+        return int(self.config.port)
