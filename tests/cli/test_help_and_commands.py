@@ -275,7 +275,7 @@ def test_serve_help_shows_the_hosting_defaults() -> None:
     flat = " ".join(done.stdout.split())
     for shown in (
         "--host HOST address to listen on (default: 127.0.0.1)",
-        "--port PORT port (default: 8000)",
+        "--port PORT port; 0 lets the system pick a free one, shown once bound (default: 8000)",
         "before moving (default: 0.6)",
         "plays for it (default: 20.0)",
         "tables this server hosts at most (default: 1000)",
