@@ -160,15 +160,15 @@ def known_cards(view: View) -> list[set[int]]:
     return known
 
 
-def card_fits(game: President, view: View) -> Callable[[int, int], bool]:
+def card_fits(game: President, view: View) -> Callable[[int, int], bool] | None:
     """``fits(seat, card)``: whether ``seat`` may hold ``card`` among its unknown cards.
 
     PRE-21: with ``tax_style = "best"``, a loser that handed ``view``'s seat its best
     cards kept only lower ones (in the order at the deal's start); every other card
-    may be anywhere that `known_cards` leaves open.
+    may be anywhere that `known_cards` leaves open. None where no card is bound so.
     """
     if view.options.tax_style != "best" or not view.tax_drawn:
-        return _anywhere
+        return None
     rev = _start_revolution(view)
     position = game.tables.position
     bar = min(card_key(c, position, rev) for c in view.tax_drawn)
@@ -178,10 +178,6 @@ def card_fits(game: President, view: View) -> Callable[[int, int], bool]:
         return seat not in bound or card_key(card, position, rev) < bar
 
     return fits
-
-
-def _anywhere(seat: int, card: int) -> bool:
-    return True
 
 
 def _start_revolution(view: View) -> bool:

@@ -156,11 +156,6 @@ def _check_inference(infer: int, model_epsilon: float) -> None:
         raise ValueError(f"model_epsilon must be above 0 and at most 1, not {model_epsilon!r}")
 
 
-def _anywhere(seat: int, card: int) -> bool:
-    """Any card may be in any other seat's hand."""
-    return True
-
-
 def _check_chain(mcmc: int, infer: int) -> None:
     """Clear errors for ``mcmc``, the steps of a Metropolis chain of deals."""
     if mcmc < 0:
@@ -177,7 +172,7 @@ def _weighed(deals: list[Any], logs: list[float], rng: random.Random) -> _Weight
 
 def _metropolis(
     free: dict[int, list[int]],
-    fits: Callable[[int, int], bool],
+    fits: Callable[[int, int], bool] | None,
     build: Callable[[dict[int, list[int]]], tuple[Any, float] | None],
     steps: int,
     rng: random.Random,
@@ -186,7 +181,8 @@ def _metropolis(
 
     ``free`` maps each other seat to the cards it holds that the searching seat
     cannot place (a uniform draw to start from). A step swaps one such card between
-    two seats, where ``fits(seat, card)`` allows both, and keeps the swap with the
+    two seats, where ``fits(seat, card)`` allows both (None: any card may go to any
+    of them), and keeps the swap with the
     chance min(1, L'/L); ``build(free)`` makes the deal and its log-likelihood L
     (None: no deal can have those hands). A swap is its own inverse and keeps the
     number of cards per seat, so the proposal is symmetric and the chain's deals
@@ -207,7 +203,7 @@ def _metropolis(
         j = rng.randrange(len(free[b]))
         x, y = free[a][i], free[b][j]
         moved = False
-        if fits(a, y) and fits(b, x):
+        if fits is None or (fits(a, y) and fits(b, x)):
             free[a][i], free[b][j] = y, x
             made = build(free)
             if made is not None and (made[1] >= log or rng.random() < math.exp(made[1] - log)):
@@ -442,7 +438,7 @@ class DouDizhuKnowledge(GreedyRollouts):
                 return None
             return deal, likelihood.log
 
-        return _metropolis(free, _anywhere, build, self.mcmc, rng)
+        return _metropolis(free, None, build, self.mcmc, rng)
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
