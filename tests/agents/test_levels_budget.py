@@ -76,7 +76,8 @@ def test_a_level_plays_its_own_settings_unless_told_others() -> None:
     assert (plain.confidence, plain.knowledge.endgame_cards) == (1.0, 0)
     hard = make_level("hard", game, 1)
     assert (hard.confidence, hard.knowledge.endgame_cards) == (1.0, 0)
-    assert own_settings("expert", "president") == {}
+    assert own_settings("expert", "president") == {"mcmc": 400, "chains": 10}
+    assert own_settings("expert", "dominoes") == {}
     try:
         own_settings("grandmaster", "doudizhu")
     except ValueError as e:

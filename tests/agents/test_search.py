@@ -20,8 +20,10 @@ from shedkit.agents.search.knowledge import (
     PresidentKnowledge,
     _Likelihood,
     _metropolis,
+    _pooled,
     _Weighted,
 )
+from shedkit.core.bits import members
 
 GAMES = ("doudizhu", "president", "dominoes")
 
@@ -326,11 +328,7 @@ def test_metropolis_chain_draws_deals_in_proportion_to_their_likelihood() -> Non
     draw = _metropolis({1: [0, 1], 2: [2, 3]}, None, build, 30_000, rng)
     assert draw is not None
     total = {}
-    for deal, w in zip(
-        draw.deals,
-        [b - a for a, b in zip([0.0, *draw.cumulative], draw.cumulative, strict=False)],
-        strict=True,
-    ):
+    for deal, w in zip(draw.deals, draw.weights, strict=True):
         total[deal] = total.get(deal, 0.0) + w
     target = {
         pair: weight[pair[0]] + weight[pair[1]] for pair in itertools.combinations(range(4), 2)
@@ -345,6 +343,33 @@ def test_metropolis_chain_draws_deals_in_proportion_to_their_likelihood() -> Non
     assert barred is not None and all(3 not in deal for deal in barred.deals)
     # Fewer than two seats with free cards: nothing to swap, no chain.
     assert _metropolis({1: [0, 1], 2: []}, lambda s, c: True, build, 10, rng) is None
+
+
+def test_pooled_chains_share_the_steps_and_one_chain_is_metropolis_itself() -> None:
+    """Several chains, each from its own start, share the steps and are drawn from as
+    one; a single chain is `_metropolis` itself, the same deals from the same seed."""
+    starts: list[list[int]] = []
+
+    def build(hands: dict[int, list[int]]) -> tuple[Any, float]:
+        return tuple(sorted(hands[1])), 0.0
+
+    def start() -> Any:
+        first = random.Random(len(starts)).sample(range(6), 6)
+        starts.append(first)
+        return {1: first[:3], 2: first[3:]}, build
+
+    pooled = _pooled(start, None, 40, 4, random.Random(9))
+    assert pooled is not None and len(starts) == 4
+    # Each chain keeps its steps after a third of burn-in: 4 chains of 10 steps, 7 kept.
+    assert pooled.total == 4 * 7
+    one = _pooled(lambda: ({1: [0, 1, 2], 2: [3, 4, 5]}, build), None, 30, 1, random.Random(3))
+    alone = _metropolis({1: [0, 1, 2], 2: [3, 4, 5]}, None, build, 30, random.Random(3))
+    assert one is not None and alone is not None
+    assert (one.deals, one.weights) == (alone.deals, alone.weights)
+    with pytest.raises(ValueError, match="chains"):
+        PresidentKnowledge(shedkit.make("president"), mcmc=20, chains=0)
+    with pytest.raises(ValueError, match="chains"):
+        DouDizhuKnowledge(shedkit.make("doudizhu"), mcmc=20, chains=7)
 
 
 @pytest.mark.parametrize("tax_style", ["drawn", "best"])
@@ -426,6 +451,98 @@ def test_ddz_10_chain_keeps_the_kitty_and_places_more_cards_right() -> None:
     assert chain_right > uniform_right
     with pytest.raises(ValueError, match="mcmc"):
         DouDizhuKnowledge(game, mcmc=-3)
+
+
+def test_dom_07_chain_keeps_the_passes_and_places_more_tiles_right() -> None:
+    """With ``mcmc``, Dominoes' deals come from a Metropolis chain of tile swaps between
+    the other seats: each deal agrees with the view, never gives a seat a tile showing a
+    number it passed on (DOM-07), and the deals place more hidden tiles where they
+    really are than uniform draws do."""
+    from shedkit.dominoes.view import missing_values
+
+    game = shedkit.make("dominoes")
+    greedy = make_agent("greedy", game)
+    knowledge = DominoesKnowledge(game, mcmc=60, chains=3)
+    halves = game.tables.halves
+    uniform_right = chain_right = 0.0
+    passes = 0
+    for seed in range(10):
+        state = _greedy_moves(game.new_deal(seed=seed), greedy, 8 + seed % 8)
+        seat = state.current_player
+        view = state.view(seat)
+        missing = missing_values(game, view)
+        passes += sum(map(len, missing))
+        draw = knowledge.determinizer(view, random.Random(seed))
+        assert isinstance(draw, _Weighted)
+        for deal in draw.deals:
+            assert deal.view(seat).hand == view.hand and deal.view(seat).history == view.history
+            assert [h.bit_count() for h in deal.hands] == list(view.tile_counts)
+            for s in range(4):
+                assert not any(set(halves[t]) & missing[s] for t in deal.hand(s))
+        uniform = DominoesKnowledge(game).determinizer(view, random.Random(seed))
+        for _ in range(40):
+            uniform_right += _right_share(uniform(), state, seat)
+            chain_right += _right_share(draw(), state, seat)
+    assert passes > 0
+    assert chain_right > uniform_right
+    with pytest.raises(ValueError, match="mcmc"):
+        DominoesKnowledge(game, mcmc=-1)
+    with pytest.raises(ValueError, match="model_epsilon"):
+        DominoesKnowledge(game, mcmc=10, model_epsilon=0.0)
+    with pytest.raises(ValueError, match="chains"):
+        DominoesKnowledge(game, mcmc=10, chains=4)
+
+
+def test_dom_07_replay_plays_the_hand_again_from_its_deal() -> None:
+    """`replay_hand` replays a whole hand from the tiles each seat was dealt: the true hand
+    of greedy seats comes back to the same state with the likelihood of greedy play at
+    every choice; hands that could not have made the moves give None; draws (another
+    seat's tiles never seen) cannot be replayed."""
+    from shedkit.dominoes.view import missing_values, replay_hand
+
+    game = shedkit.make("dominoes")
+    greedy = make_agent("greedy", game)
+    halves = game.tables.halves
+    state = _greedy_moves(game.new_deal(seed=4), greedy, 14)
+    seat = state.current_player
+    likelihood = _Likelihood(greedy, seat, 0.25)
+    best = 0.0
+
+    def observe(before: Any, move: Any) -> None:
+        nonlocal best
+        legal = len(before.legal_moves())
+        if before.current_player != seat and legal > 1:
+            best += math.log(0.75 + 0.25 / legal)
+        likelihood(before, move)
+
+    again = replay_hand(game, state, observe)
+    assert again is not None
+    assert again.hands == state.hands and again.board == state.board
+    assert likelihood.log == pytest.approx(best) and best < 0.0
+    # A seat that passed on a number cannot have held a tile showing it (DOM-07).
+    for seed in range(20):
+        passed = _greedy_moves(game.new_deal(seed=seed), greedy, 16)
+        if any(m.kind == "pass" for _, m, _, _ in passed.history):
+            break
+    who, lacked = next(
+        (s, values)
+        for s, values in enumerate(missing_values(game, passed.view(0)))
+        if values and passed.hands[s]
+    )
+    tile = next(t for s in range(4) if s != who for t in passed.hand(s) if lacked & set(halves[t]))
+    holder = next(s for s in range(4) if passed.hands[s] >> tile & 1)
+    mine = members(passed.hands[who])[0]
+    wrong = passed.clone()
+    wrong.hands[who] ^= (1 << mine) | (1 << tile)
+    wrong.hands[holder] ^= (1 << mine) | (1 << tile)
+    assert replay_hand(game, passed.clone(), lambda before, move: None) is not None
+    assert replay_hand(game, wrong, lambda before, move: None) is None
+    two = shedkit.make("dominoes", players=2)
+    drawn = _greedy_moves(two.new_deal(seed=1), make_agent("greedy", two), 1)
+    while not any(m.kind == "draw" for _, m, _, _ in drawn.history):
+        drawn.apply(make_agent("greedy", two).act(drawn.view(drawn.current_player)))
+    with pytest.raises(ValueError, match="draws"):
+        replay_hand(two, drawn, lambda before, move: None)
 
 
 def _after_tax(game: Any, greedy: Any, seed: int, plays: int) -> Any:

@@ -8,10 +8,12 @@ every play. Another seat's draws show as ``draw`` with no tile.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from shedkit.core.bits import members
+from shedkit.core.errors import IllegalMoveError
 from shedkit.core.pickling import reduce_dataclass
 from shedkit.dominoes.actions import Tables
 from shedkit.dominoes.combos import Move
@@ -20,7 +22,7 @@ from shedkit.dominoes.options import Options
 if TYPE_CHECKING:
     from shedkit.dominoes.rules import Dominoes, State
 
-__all__ = ["Line", "View", "determinize", "layout"]
+__all__ = ["Line", "View", "determinize", "layout", "missing_values", "replay_hand"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,7 +131,7 @@ class View:
         return self.board[:4]
 
 
-def _missing_values(game: Dominoes, view: View) -> list[set[int]]:
+def missing_values(game: Dominoes, view: View) -> list[set[int]]:
     """Pip values each seat is known to lack: the ends it passed on (DOM-07).
 
     A seat passes only with no boneyard left to draw from, so it never gains a
@@ -219,7 +221,7 @@ def determinize(game: Dominoes, view: View, rng: random.Random) -> State:
     n = view.num_players
     on_table = {m.tile for _, m, _, _ in view.history if m.kind in ("lead", "play")}
     unseen = [t for t in range(tables.num_tiles) if t not in on_table and t not in view.hand]
-    missing = _missing_values(game, view)
+    missing = missing_values(game, view)
     hands = _deal_hidden(game, view, unseen, missing, rng)
     pool = hands.pop()
     hands[me] = list(view.hand)
@@ -233,3 +235,45 @@ def determinize(game: Dominoes, view: View, rng: random.Random) -> State:
     state.points = [view.scores[seat_of_side[side]] for side in range(game.num_sides)]
     state._legal = None
     return state
+
+
+def replay_hand(
+    game: Dominoes, state: State, observe: Callable[[State, Move], None]
+) -> State | None:
+    """Play ``state``'s hand again from its deal, showing ``observe`` every move first.
+
+    ``state`` is a whole hand with every tile known (a `determinize` draw): each seat
+    was dealt the tiles it holds now and those it has played. That holds only while
+    nobody has drawn, so a hand with draws raises ``ValueError`` (another seat's drawn
+    tiles are never seen). The first tile is replayed as forced. ``observe(before,
+    move)`` sees each move in the state it was made from, so a search can weigh the
+    deal by how likely those hands make the moves seen. Returns the state replayed to
+    the end of the history, or ``None`` if those hands could not have made its moves.
+    """
+    history = state.history
+    if any(move.kind == "draw" for _, move, _, _ in history):
+        raise ValueError("a hand with draws cannot be replayed from its deal")
+    hands = list(state.hands)
+    for seat, move, _, _ in history:
+        if move.tile >= 0:
+            hands[seat] |= 1 << move.tile
+    first = history[0][1].tile if history else -1
+    try:
+        start = game.new_deal(
+            seed=0,
+            hands=[members(h) for h in hands],
+            boneyard=list(state.remaining_boneyard()),
+            leader=state.leader,
+            lead_tile=first if first >= 0 else None,
+        )
+    except ValueError:
+        return None
+    for seat, move, _, _ in history:
+        if start.current_player != seat:
+            return None
+        observe(start, move)
+        try:
+            start.apply(move)
+        except IllegalMoveError:
+            return None
+    return start

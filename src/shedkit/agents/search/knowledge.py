@@ -18,7 +18,9 @@ unknown cards between the other seats and keeps a swap by the ratio of the same
 likelihoods, so it walks to the likely deals where ``infer``'s weights collapse onto
 a few of its uniform ones (a variant not yet shown stronger). Dominoes scores the
 points of the seat's side less the best other side's, and it solves small
-endgames exactly by alpha-beta once the boneyard is empty.
+endgames exactly by alpha-beta once the boneyard is empty; its ``mcmc`` chain
+swaps tiles between the other seats, never onto a number a seat passed on, while
+no tile has been drawn (`replay_hand`).
 """
 
 from __future__ import annotations
@@ -116,7 +118,7 @@ class _Weighted:
     """Draws one of ``deals`` in proportion to its weight, a copy each call."""
 
     def __init__(self, deals: list[Any], weights: list[float], rng: random.Random) -> None:
-        self.deals, self.rng = deals, rng
+        self.deals, self.weights, self.rng = deals, weights, rng
         self.cumulative: list[float] = list(itertools.accumulate(weights))
         self.total = self.cumulative[-1]
 
@@ -223,6 +225,46 @@ def _metropolis(
     return _Weighted(kept, counts, rng)
 
 
+#: A chain's start: the free cards of each other seat in a uniform deal, and the
+#: function that makes a deal and its log-likelihood from such cards (`_metropolis`).
+_Start = tuple[dict[int, list[int]], Callable[[dict[int, list[int]]], tuple[Any, float] | None]]
+
+
+def _check_chains(chains: int, mcmc: int) -> None:
+    """Clear errors for ``chains``, the Metropolis chains that share ``mcmc`` steps."""
+    if chains < 1 or (mcmc and mcmc < 3 * chains):
+        raise ValueError(
+            f"chains must be at least 1 with 3 mcmc steps each, not {chains!r} for {mcmc!r}"
+        )
+
+
+def _pooled(
+    start: Callable[[], _Start],
+    fits: Callable[[int, int], bool] | None,
+    steps: int,
+    chains: int,
+    rng: random.Random,
+) -> _Weighted | None:
+    """The deals of ``chains`` Metropolis chains, each from its own ``start()``, as one draw.
+
+    The chains share the ``steps``. One chain stays near the uniform deal it started
+    from, so its deals agree with each other more than with the true one; chains from
+    several starts keep the deals as varied as the moves seen allow. With one chain
+    this is `_metropolis` itself, drawing the same random numbers.
+    """
+    deals: list[Any] = []
+    weights: list[float] = []
+    for chain in range(chains):
+        free, build = start()
+        share = steps // chains + (chain < steps % chains)
+        drawn = _metropolis(free, fits, build, share, rng)
+        if drawn is None:
+            return None
+        deals += drawn.deals
+        weights += drawn.weights
+    return _Weighted(deals, weights, rng)
+
+
 @mypyc_attr(allow_interpreted_subclasses=True)
 class DouDizhuKnowledge(GreedyRollouts):
     """Dou Di Zhu: win or points as the objective, calm rollouts, one kicker choice per play.
@@ -244,10 +286,13 @@ class DouDizhuKnowledge(GreedyRollouts):
         endgame_cards: int = 0,
         endgame_nodes: int = 20_000,
         mcmc: int = 0,
+        chains: int = 1,
     ) -> None:
         super().__init__(game, epsilon)
         _check_chain(mcmc, infer)
+        _check_chains(chains, mcmc)
         self.mcmc = mcmc
+        self.chains = chains
         if endgame_cards < 0:
             raise ValueError(
                 f"endgame_cards must be 0 (off) or a number of cards, not {endgame_cards!r}"
@@ -282,6 +327,7 @@ class DouDizhuKnowledge(GreedyRollouts):
             self.endgame_cards,
             self.endgame_nodes,
             self.mcmc,
+            self.chains,
         )
 
     def reward(self, state: Any, seat: int) -> float:
@@ -308,6 +354,7 @@ class DouDizhuKnowledge(GreedyRollouts):
                 self.endgame_cards,
                 self.endgame_nodes,
                 self.mcmc,
+                self.chains,
             )
         return self._bidding
 
@@ -418,40 +465,123 @@ class DouDizhuKnowledge(GreedyRollouts):
         me = view.seat
         if not any(seat != me for seat, _, _ in view.history):
             return None
-        start = self.game.determinize(view, rng)
         known = known_cards(view)
-        free = {
-            s: sorted(set(members(start.hands[s])) - known[s])
-            for s in range(view.num_players)
-            if s != me
-        }
         kitty = list(view.kitty)
-        seed = rng.randrange(2**63)
         greedy, epsilon, game = self.greedy, self.model_epsilon, self.game
 
-        def build(hands: dict[int, list[int]]) -> tuple[Any, float] | None:
-            now = [sorted(known[s]) + hands.get(s, []) for s in range(view.num_players)]
-            likelihood = _Likelihood(greedy, me, epsilon)
-            try:
-                deal = deal_from(game, view, now, kitty, seed, likelihood)
-            except IllegalMoveError:
-                return None
-            return deal, likelihood.log
+        def start() -> _Start:
+            first = game.determinize(view, rng)
+            free = {
+                s: sorted(set(members(first.hands[s])) - known[s])
+                for s in range(view.num_players)
+                if s != me
+            }
+            seed = rng.randrange(2**63)
 
-        return _metropolis(free, None, build, self.mcmc, rng)
+            def build(hands: dict[int, list[int]]) -> tuple[Any, float] | None:
+                now = [sorted(known[s]) + hands.get(s, []) for s in range(view.num_players)]
+                likelihood = _Likelihood(greedy, me, epsilon)
+                try:
+                    deal = deal_from(game, view, now, kitty, seed, likelihood)
+                except IllegalMoveError:
+                    return None
+                return deal, likelihood.log
+
+            return free, build
+
+        return _pooled(start, None, self.mcmc, self.chains, rng)
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
 class DominoesKnowledge(GreedyRollouts):
-    """Dominoes: side points against the best other side; exact endgames (alpha-beta)."""
+    """Dominoes: side points against the best other side; exact endgames (alpha-beta).
 
-    def __init__(self, game: Any, epsilon: float = 0.1, endgame_tiles: int = 7) -> None:
+    With ``mcmc`` the deals come from Metropolis chains (`_chain`) on how likely the
+    other seats' plays are if they play like ε-greedy bots (ε = ``model_epsilon``):
+    ``chains`` chains from as many uniform deals share the ``mcmc`` steps. One chain
+    stays near the deal it started from; several keep the deals as varied as the
+    plays allow.
+    """
+
+    def __init__(
+        self,
+        game: Any,
+        epsilon: float = 0.1,
+        endgame_tiles: int = 7,
+        mcmc: int = 0,
+        model_epsilon: float = 0.25,
+        chains: int = 1,
+    ) -> None:
         super().__init__(game, epsilon)
+        _check_inference(0, model_epsilon)
+        _check_chain(mcmc, 0)
+        _check_chains(chains, mcmc)
         self.endgame_tiles = endgame_tiles
+        self.mcmc = mcmc
+        self.model_epsilon = model_epsilon
+        self.chains = chains
         self.side_of: tuple[int, ...] = game.side_of
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
-        return type(self), (self.game, self.epsilon, self.endgame_tiles)
+        return type(self), (
+            self.game,
+            self.epsilon,
+            self.endgame_tiles,
+            self.mcmc,
+            self.model_epsilon,
+            self.chains,
+        )
+
+    def determinizer(self, view: Any, rng: random.Random) -> Callable[[], Any]:
+        """Deals from the chain once another seat has played (``mcmc``), else uniform ones.
+
+        The chain needs a hand nobody has drawn in (`replay_hand`): the four-player
+        partnership game deals every tile, so it never draws. Otherwise the deals are
+        uniform among those that fit the passes (DOM-07).
+        """
+        if self.mcmc > 0 and not any(m.kind == "draw" for _, m, _, _ in view.history):
+            me = view.seat
+            if any(s != me and m.kind == "play" for s, m, _, _ in view.history):
+                chain = self._chain(view, rng)
+                if chain is not None:
+                    return chain
+        return super().determinizer(view, rng)
+
+    def _chain(self, view: Any, rng: random.Random) -> _Weighted | None:
+        """Deals from ``chains`` Metropolis chains of tile swaps between the other seats.
+
+        A swap never gives a seat a tile showing a number it passed on (DOM-07). Each
+        chain starts from its own uniform deal and takes its share of the ``mcmc``
+        steps; the deals of all of them are drawn from as one.
+        """
+        from shedkit.dominoes.view import missing_values, replay_hand
+
+        me = view.seat
+        game = self.game
+        lacks = [mask_of(values) for values in missing_values(game, view)]
+        suits = [(1 << a) | (1 << b) for a, b in game.tables.halves]
+        greedy, epsilon = self.greedy, self.model_epsilon
+
+        def fits(seat: int, tile: int) -> bool:
+            return not suits[tile] & lacks[seat]
+
+        def start() -> _Start:
+            first = game.determinize(view, rng)
+            free = {s: members(first.hands[s]) for s in range(view.num_players) if s != me}
+
+            def build(hands: dict[int, list[int]]) -> tuple[Any, float] | None:
+                deal = first.clone()
+                for s, tiles in hands.items():
+                    deal.hands[s] = mask_of(tiles)
+                deal._legal = None
+                likelihood = _Likelihood(greedy, me, epsilon)
+                if replay_hand(game, deal, likelihood) is None:
+                    return None
+                return deal, likelihood.log
+
+            return free, build
+
+        return _pooled(start, fits, self.mcmc, self.chains, rng)
 
     def reward(self, state: Any, seat: int) -> float:
         """The seat's side's points less the best other side's."""
@@ -506,14 +636,17 @@ class PresidentKnowledge(GreedyRollouts):
         model_epsilon: float = 0.25,
         paired: bool = False,
         mcmc: int = 0,
+        chains: int = 1,
     ) -> None:
         super().__init__(game, epsilon)
         _check_inference(infer, model_epsilon)
         _check_chain(mcmc, infer)
+        _check_chains(chains, mcmc)
         self.infer = infer
         self.model_epsilon = model_epsilon
         self.paired = paired
         self.mcmc = mcmc
+        self.chains = chains
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         return type(self), (
@@ -523,6 +656,7 @@ class PresidentKnowledge(GreedyRollouts):
             self.model_epsilon,
             self.paired,
             self.mcmc,
+            self.chains,
         )
 
     def determinizer(self, view: Any, rng: random.Random) -> Callable[[], Any]:
@@ -568,26 +702,30 @@ class PresidentKnowledge(GreedyRollouts):
         from shedkit.president.view import card_fits, known_cards, replay_play
 
         me = view.seat
-        start = self.game.determinize(view, rng)
         known = known_cards(view)
-        free = {
-            s: [c for c in members(start.hands[s]) if c not in known[s]]
-            for s in range(view.num_players)
-            if s != me
-        }
         fixed = [mask_of(cards) for cards in known]
         greedy, epsilon, game = self.greedy, self.model_epsilon, self.game
 
-        def build(hands: dict[int, list[int]]) -> tuple[Any, float] | None:
-            deal = start.clone()
-            for s, cards in hands.items():
-                deal.hands[s] = fixed[s] | mask_of(cards)
-            likelihood = _Likelihood(greedy, me, epsilon)
-            if replay_play(game, deal, likelihood) is None:
-                return None
-            return deal, likelihood.log
+        def start() -> _Start:
+            first = game.determinize(view, rng)
+            free = {
+                s: [c for c in members(first.hands[s]) if c not in known[s]]
+                for s in range(view.num_players)
+                if s != me
+            }
 
-        return _metropolis(free, card_fits(game, view), build, self.mcmc, rng)
+            def build(hands: dict[int, list[int]]) -> tuple[Any, float] | None:
+                deal = first.clone()
+                for s, cards in hands.items():
+                    deal.hands[s] = fixed[s] | mask_of(cards)
+                likelihood = _Likelihood(greedy, me, epsilon)
+                if replay_play(game, deal, likelihood) is None:
+                    return None
+                return deal, likelihood.log
+
+            return free, build
+
+        return _pooled(start, card_fits(game, view), self.mcmc, self.chains, rng)
 
 
 #: The settings `knowledge_for` takes for each game beside ``epsilon`` (for experiments).
@@ -602,9 +740,10 @@ SETTINGS: Final = {
         "endgame_cards",
         "endgame_nodes",
         "mcmc",
+        "chains",
     ),
-    "president": ("infer", "model_epsilon", "paired", "mcmc"),
-    "dominoes": ("endgame_tiles",),
+    "president": ("infer", "model_epsilon", "paired", "mcmc", "chains"),
+    "dominoes": ("endgame_tiles", "mcmc", "model_epsilon", "chains"),
 }
 
 

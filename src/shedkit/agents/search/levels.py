@@ -4,7 +4,8 @@
 ``medium`` is greedy, ``hard`` is determinized search on one core (a budget
 that fits about a second per move), ``expert`` the same search with a larger
 budget over several processes, and in Dou Di Zhu exact endgames and a wider
-margin before it overrides the greedy move.
+margin before it overrides the greedy move; in President it draws its deals from
+ten Metropolis chains on how likely they make the plays seen.
 """
 
 from __future__ import annotations
@@ -62,13 +63,22 @@ LEVELS: dict[str, Level] = {
         workers=2,
         # Four times the playouts halve the noise: a margin of 2 standard errors asks
         # another move for the same lead over the greedy one as hard's margin of 1 does.
-        settings=(("doudizhu", (("confidence", 2.0), ("endgame_cards", 15))),),
+        settings=(
+            ("doudizhu", (("confidence", 2.0), ("endgame_cards", 15))),
+            # Deals from ten chains, by how likely they make the plays seen (`_pooled`).
+            ("president", (("mcmc", 400), ("chains", 10))),
+        ),
     ),
 }
 
 #: What the level's own settings stood for before levels had any (their plain defaults):
 #: results written then replay with these.
-PLAIN_SETTINGS: Final[dict[str, Any]] = {"confidence": 1.0, "endgame_cards": 0}
+PLAIN_SETTINGS: Final[dict[str, Any]] = {
+    "confidence": 1.0,
+    "endgame_cards": 0,
+    "mcmc": 0,
+    "chains": 1,
+}
 
 
 def own_settings(level: str, game_name: str) -> dict[str, Any]:
