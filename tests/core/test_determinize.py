@@ -122,10 +122,10 @@ def test_pre_20_determinize_agrees_with_view(preset: str, start: str, players: i
 
 def _dominoes_check(view: Any, state: Any, sample: Any) -> None:
     """DOM-07: a seat that passed on an end holds no tile with that value."""
-    from shedkit.dominoes.view import _missing_values
+    from shedkit.dominoes.view import missing_values
 
     halves = sample.game.tables.halves
-    for seat, values in enumerate(_missing_values(sample.game, view)):
+    for seat, values in enumerate(missing_values(sample.game, view)):
         if seat != view.seat:
             for tile in sample.hand(seat):
                 assert not set(halves[tile]) & values
