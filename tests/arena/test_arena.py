@@ -196,3 +196,32 @@ def test_cli_arena_writes_json_and_plot(tmp_path: Path, capsys: pytest.CaptureFi
     assert main(["arena", "doudizhu", "--agents", "greedy,nobody"]) == 2
     assert "unknown agent" in capsys.readouterr().err
     assert main(["arena", "president", "--agents", "random", "--option", "players=9"]) == 2
+
+
+def test_a_local_ray_node_slow_to_register_is_started_once_more() -> None:
+    """Ray's raylet gets a fixed 30 s to register; a node that misses it is started
+    again once, and any other failure (or a second timeout) reaches the caller."""
+    from shedkit.arena.backends import _start_ray
+
+    class FakeRay:
+        def __init__(self, errors: list[str]) -> None:
+            self.errors, self.calls, self.shutdowns = errors, 0, 0
+
+        def init(self, **settings: object) -> None:
+            self.calls += 1
+            if self.errors:
+                raise Exception(self.errors.pop(0))
+
+        def shutdown(self) -> None:
+            self.shutdowns += 1
+
+    slow = FakeRay(["The current node timed out during startup. This could happen"])
+    _start_ray(slow, 2)
+    assert (slow.calls, slow.shutdowns) == (2, 1)
+    twice = FakeRay(["timed out during startup"] * 2)
+    with pytest.raises(Exception, match="timed out"):
+        _start_ray(twice, 2)
+    other = FakeRay(["no space left"])
+    with pytest.raises(Exception, match="no space"):
+        _start_ray(other, 2)
+    assert other.calls == 1

@@ -140,6 +140,22 @@ def _ray_batches(refs: list[Any], ray: Any) -> Iterator[list[Any]]:
         yield ready
 
 
+def _start_ray(ray: Any, workers: int) -> None:
+    """Start a local Ray node, once more if its raylet was slow to register.
+
+    Ray gives a new node's raylet a fixed 30 s to register; on a busy machine it can
+    miss that by little, and a second start usually makes it.
+    """
+    for attempt in (1, 2):
+        try:
+            ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
+            return
+        except Exception as err:
+            if attempt == 2 or "timed out during startup" not in str(err):
+                raise
+            ray.shutdown()
+
+
 def _run_ray(
     spec: dict[str, Any], work: list[list[int]], workers: int, progress: Progress | None
 ) -> list[GameResult]:
@@ -153,7 +169,7 @@ def _run_ray(
         if address:
             ray.init(address=address, log_to_driver=False)
         else:
-            ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
+            _start_ray(ray, workers)
         started = True
     try:
         remote = ray.remote(play_deals)
