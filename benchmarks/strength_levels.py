@@ -492,7 +492,8 @@ def _own(run: dict[str, Any], text: str) -> dict[str, Any] | None:
     recorded = run.get("own")
     if recorded is not None:
         return dict(recorded.get(name, {}))
-    return {k: PLAIN_SETTINGS[k] for k in own_settings(name, run["game"])}
+    plain = PLAIN_SETTINGS[run["game"]]
+    return {k: plain[k] for k in own_settings(name, run["game"])}
 
 
 def _replay(p: argparse.ArgumentParser, args: argparse.Namespace) -> int:

@@ -7,7 +7,7 @@ from typing import Any
 import shedkit
 from shedkit.agents import make_agent
 from shedkit.agents.search import SearchAgent
-from shedkit.agents.search.levels import PLAIN_SETTINGS, make_level, own_settings
+from shedkit.agents.search.levels import LEVELS, PLAIN_SETTINGS, make_level, own_settings
 
 
 def _view(game: Any, seed: int) -> Any:
@@ -72,15 +72,29 @@ def test_a_level_plays_its_own_settings_unless_told_others() -> None:
     # A setting named for the run wins over the level's own.
     varied = make_level("expert", game, 1, settings={"endgame_cards": 9})
     assert (varied.confidence, varied.knowledge.endgame_cards) == (2.0, 9)
-    plain = make_level("expert", game, 1, own=PLAIN_SETTINGS)
+    plain = make_level("expert", game, 1, own=PLAIN_SETTINGS["doudizhu"])
     assert (plain.confidence, plain.knowledge.endgame_cards) == (1.0, 0)
     hard = make_level("hard", game, 1)
     assert (hard.confidence, hard.knowledge.endgame_cards) == (1.0, 0)
     assert own_settings("expert", "president") == {"mcmc": 400, "chains": 10}
-    assert own_settings("expert", "dominoes") == {}
+    assert own_settings("expert", "dominoes") == {"objective": "wp"}
+    dominoes = shedkit.make("dominoes")
+    assert make_level("expert", dominoes, 1).knowledge.objective == "wp"
+    assert make_level("hard", dominoes, 1).knowledge.objective == "adp"
+    plain = make_level("expert", dominoes, 1, own=PLAIN_SETTINGS["dominoes"])
+    assert plain.knowledge.objective == "adp"
     try:
         own_settings("grandmaster", "doudizhu")
     except ValueError as e:
         assert "grandmaster" in str(e)
     else:
         raise AssertionError("an unknown level was taken")
+
+
+def test_every_own_setting_has_a_plain_default() -> None:
+    """Older results files replay a level's own settings with their plain defaults."""
+    for level in LEVELS:
+        for game in PLAIN_SETTINGS:
+            assert set(own_settings(level, game)) <= set(PLAIN_SETTINGS[game]), (level, game)
+            plain = make_level(level, shedkit.make(game), 1, own=PLAIN_SETTINGS[game])
+            assert plain.name == level

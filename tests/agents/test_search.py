@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import pickle
 import random
 from typing import Any
 
@@ -650,6 +651,43 @@ def test_dom_07_exact_endgame_matches_exhaustive_play() -> None:
 
     for state in endgames:
         assert knowledge.exact(state, 0) == minimax(state)
+
+
+def test_dom_10_objectives_score_the_side_win_or_its_margin() -> None:
+    """DOM-10: "wp" scores a side's win ±1 (0 for a tie), "adp" its points over the others'."""
+    game = shedkit.make("dominoes")
+    adp, wp = DominoesKnowledge(game), DominoesKnowledge(game, objective="wp")
+    greedy = make_agent("greedy", game)
+    signs = set()
+    for seed in range(8):
+        state = game.new_deal(seed=seed)
+        while not state.is_over:
+            state.apply(greedy.act(state.view(state.current_player)))
+        for seat in range(game.num_players):
+            returns = state.returns()
+            others = [returns[s] for s in range(4) if game.side_of[s] != game.side_of[seat]]
+            margin = returns[seat] - max(others)
+            assert adp.reward(state, seat) == margin
+            assert wp.reward(state, seat) == (margin > 0) - (margin < 0)
+            signs.add(wp.reward(state, seat))
+    assert {-1.0, 1.0} <= signs
+    # The win objective reaches the endgame solver too: its values are wins and losses.
+    assert wp.exact(_dominoes_endgame(game), 0) in (-1.0, 0.0, 1.0)
+    with pytest.raises(ValueError, match="objective"):
+        DominoesKnowledge(game, objective="points")
+    assert pickle.loads(pickle.dumps(wp)).objective == "wp"
+
+
+def _dominoes_endgame(game: Any) -> Any:
+    """A hand played by greedy until six tiles are left in the hands."""
+    greedy = make_agent("greedy", game)
+    for seed in range(20):
+        state = game.new_deal(seed=seed)
+        while not state.is_over and sum(len(state.hand(s)) for s in range(4)) > 6:
+            state.apply(greedy.act(state.view(state.current_player)))
+        if not state.is_over:
+            return state
+    raise AssertionError("greedy ends every one of 20 hands before six tiles are left")
 
 
 def test_ddz_14_exact_endgame_matches_exhaustive_play() -> None:

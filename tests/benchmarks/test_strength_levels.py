@@ -159,6 +159,8 @@ def test_a_file_keeps_the_levels_own_settings(levels: ModuleType, tmp_path: Path
     assert levels._own(older, "hard") == {}
     # President's expert draws from chains now; its older files played uniform deals.
     assert levels._own({**older, "game": "president"}, "expert") == {"mcmc": 0, "chains": 1}
+    # Dominoes' expert plays for the win now; its older files played for the points.
+    assert levels._own({**older, "game": "dominoes"}, "expert") == {"objective": "adp"}
     game = shedkit.make("doudizhu")
     agent = levels.build_agent("expert@6", game, 1, False, levels._own(older, "expert"))
     assert (agent.confidence, agent.knowledge.endgame_cards) == (1.0, 0)

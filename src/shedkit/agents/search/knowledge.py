@@ -17,7 +17,8 @@ root moves on the same deals too (a variant not yet shown stronger). In both gam
 unknown cards between the other seats and keeps a swap by the ratio of the same
 likelihoods, so it walks to the likely deals where ``infer``'s weights collapse onto
 a few of its uniform ones (a variant not yet shown stronger). Dominoes scores the
-points of the seat's side less the best other side's, and it solves small
+points of the seat's side less the best other side's (``objective="adp"``) or the
+side's win or loss (``"wp"``, as in Dou Di Zhu), and it solves small
 endgames exactly by alpha-beta once the boneyard is empty; its ``mcmc`` chain
 swaps tiles between the other seats, never onto a number a seat passed on, while
 no tile has been drawn (`replay_hand`).
@@ -47,7 +48,7 @@ __all__ = [
     "knowledge_for",
 ]
 
-#: What a Dou Di Zhu search maximises: "wp" the chance to win, "adp" the points won.
+#: What a Dou Di Zhu or Dominoes search maximises: "wp" the chance to win, "adp" the points won.
 OBJECTIVES: Final = ("wp", "adp")
 
 
@@ -494,7 +495,11 @@ class DouDizhuKnowledge(GreedyRollouts):
 
 @mypyc_attr(allow_interpreted_subclasses=True)
 class DominoesKnowledge(GreedyRollouts):
-    """Dominoes: side points against the best other side; exact endgames (alpha-beta).
+    """Dominoes: side points against the best other side, or the side's win; exact endgames.
+
+    ``objective="adp"`` scores a playout by the side's points less the best other
+    side's, ``"wp"`` by its sign: a won hand is worth the same whatever it is won by.
+    Small endgames are solved by alpha-beta on the same score.
 
     With ``mcmc`` the deals come from Metropolis chains (`_chain`) on how likely the
     other seats' plays are if they play like ε-greedy bots (ε = ``model_epsilon``):
@@ -511,11 +516,15 @@ class DominoesKnowledge(GreedyRollouts):
         mcmc: int = 0,
         model_epsilon: float = 0.25,
         chains: int = 1,
+        objective: str = "adp",
     ) -> None:
         super().__init__(game, epsilon)
         _check_inference(0, model_epsilon)
         _check_chain(mcmc, 0)
         _check_chains(chains, mcmc)
+        if objective not in OBJECTIVES:
+            raise ValueError(f"objective must be one of {', '.join(OBJECTIVES)}, not {objective!r}")
+        self.objective = objective
         self.endgame_tiles = endgame_tiles
         self.mcmc = mcmc
         self.model_epsilon = model_epsilon
@@ -530,6 +539,7 @@ class DominoesKnowledge(GreedyRollouts):
             self.mcmc,
             self.model_epsilon,
             self.chains,
+            self.objective,
         )
 
     def determinizer(self, view: Any, rng: random.Random) -> Callable[[], Any]:
@@ -584,11 +594,14 @@ class DominoesKnowledge(GreedyRollouts):
         return _pooled(start, fits, self.mcmc, self.chains, rng)
 
     def reward(self, state: Any, seat: int) -> float:
-        """The seat's side's points less the best other side's."""
+        """The seat's side's points less the best other side's ("adp"), or its sign ("wp")."""
         returns = state.returns()
         mine = self.side_of[seat]
         others = [returns[s] for s in range(len(returns)) if self.side_of[s] != mine]
-        return float(returns[seat] - max(others))
+        margin = float(returns[seat] - max(others))
+        if self.objective == "adp":
+            return margin
+        return 1.0 if margin > 0 else -1.0 if margin < 0 else 0.0
 
     def exact(self, state: Any, seat: int) -> float | None:
         """Alpha-beta value once the boneyard is empty and few tiles are left in hands."""
@@ -743,7 +756,7 @@ SETTINGS: Final = {
         "chains",
     ),
     "president": ("infer", "model_epsilon", "paired", "mcmc", "chains"),
-    "dominoes": ("endgame_tiles", "mcmc", "model_epsilon", "chains"),
+    "dominoes": ("endgame_tiles", "mcmc", "model_epsilon", "chains", "objective"),
 }
 
 

@@ -5,7 +5,8 @@
 that fits about a second per move), ``expert`` the same search with a larger
 budget over several processes, and in Dou Di Zhu exact endgames and a wider
 margin before it overrides the greedy move; in President it draws its deals from
-ten Metropolis chains on how likely they make the plays seen.
+ten Metropolis chains on how likely they make the plays seen; in Dominoes it plays
+for the side's win rather than its points (``objective="wp"``).
 """
 
 from __future__ import annotations
@@ -67,17 +68,18 @@ LEVELS: dict[str, Level] = {
             ("doudizhu", (("confidence", 2.0), ("endgame_cards", 15))),
             # Deals from ten chains, by how likely they make the plays seen (`_pooled`).
             ("president", (("mcmc", 400), ("chains", 10))),
+            # A hand is won or lost: the points it is won by matter to the match only.
+            ("dominoes", (("objective", "wp"),)),
         ),
     ),
 }
 
-#: What the level's own settings stood for before levels had any (their plain defaults):
-#: results written then replay with these.
-PLAIN_SETTINGS: Final[dict[str, Any]] = {
-    "confidence": 1.0,
-    "endgame_cards": 0,
-    "mcmc": 0,
-    "chains": 1,
+#: Per game, what the levels' own settings stood for before levels had any (the search's
+#: plain defaults): results written then replay with these.
+PLAIN_SETTINGS: Final[dict[str, dict[str, Any]]] = {
+    "doudizhu": {"confidence": 1.0, "endgame_cards": 0, "mcmc": 0, "chains": 1, "objective": "wp"},
+    "president": {"confidence": 1.0, "mcmc": 0, "chains": 1},
+    "dominoes": {"confidence": 1.0, "mcmc": 0, "chains": 1, "objective": "adp"},
 }
 
 
