@@ -231,6 +231,19 @@ def _metropolis(
 _Start = tuple[dict[int, list[int]], Callable[[dict[int, list[int]]], tuple[Any, float] | None]]
 
 
+def _check_objective(objective: str) -> None:
+    """A clear error for an ``objective`` that is not one of `OBJECTIVES`."""
+    if objective not in OBJECTIVES:
+        raise ValueError(f"objective must be one of {', '.join(OBJECTIVES)}, not {objective!r}")
+
+
+def _scored(score: float, objective: str) -> float:
+    """``score`` itself under "adp"; under "wp" 1 for a win, -1 for a loss and 0 for a tie."""
+    if objective == "adp":
+        return score
+    return 1.0 if score > 0 else -1.0 if score < 0 else 0.0
+
+
 def _check_chains(chains: int, mcmc: int) -> None:
     """Clear errors for ``chains``, the Metropolis chains that share ``mcmc`` steps."""
     if chains < 1 or (mcmc and mcmc < 3 * chains):
@@ -301,8 +314,7 @@ class DouDizhuKnowledge(GreedyRollouts):
         self.endgame_cards = endgame_cards
         self.endgame_nodes = endgame_nodes
         self.endgame = DouDizhuEndgame(game.tables, game.num_players, endgame_nodes)
-        if objective not in OBJECTIVES:
-            raise ValueError(f"objective must be one of {', '.join(OBJECTIVES)}, not {objective!r}")
+        _check_objective(objective)
         _check_inference(infer, model_epsilon)
         self.infer = infer
         self.model_epsilon = model_epsilon
@@ -333,10 +345,7 @@ class DouDizhuKnowledge(GreedyRollouts):
 
     def reward(self, state: Any, seat: int) -> float:
         """1 for a win and -1 for a loss ("wp"), or the seat's stake-weighted score ("adp")."""
-        score = float(state.returns()[seat])
-        if self.objective == "adp":
-            return score
-        return 1.0 if score > 0 else -1.0 if score < 0 else 0.0
+        return _scored(float(state.returns()[seat]), self.objective)
 
     def for_root(self, view: Any) -> GreedyRollouts:
         """Points score a bid, whatever the objective: the bid sets the stake a win brings."""
@@ -522,8 +531,7 @@ class DominoesKnowledge(GreedyRollouts):
         _check_inference(0, model_epsilon)
         _check_chain(mcmc, 0)
         _check_chains(chains, mcmc)
-        if objective not in OBJECTIVES:
-            raise ValueError(f"objective must be one of {', '.join(OBJECTIVES)}, not {objective!r}")
+        _check_objective(objective)
         self.objective = objective
         self.endgame_tiles = endgame_tiles
         self.mcmc = mcmc
@@ -598,10 +606,7 @@ class DominoesKnowledge(GreedyRollouts):
         returns = state.returns()
         mine = self.side_of[seat]
         others = [returns[s] for s in range(len(returns)) if self.side_of[s] != mine]
-        margin = float(returns[seat] - max(others))
-        if self.objective == "adp":
-            return margin
-        return 1.0 if margin > 0 else -1.0 if margin < 0 else 0.0
+        return _scored(float(returns[seat] - max(others)), self.objective)
 
     def exact(self, state: Any, seat: int) -> float | None:
         """Alpha-beta value once the boneyard is empty and few tiles are left in hands."""
