@@ -1,14 +1,16 @@
 // Closing what floats over the table (a dialog, a menu): Escape, caught before the table's
 // own Escape (which clears the selection), and, for a menu, a press outside the element it
 // lives in. One hook for the dialogs, the header's menu and the quick chat.
-import { useEffect, useRef } from "./html.js";
+import { useLayoutEffect, useRef } from "./html.js";
 
 // While `active`: Escape calls onEscape(); a pointer pressed outside `inside` (a ref)
 // calls onAway(). The latest callbacks are called, not those of the first render.
+// The keys are caught from the moment the dialog or menu is on the page (a layout effect,
+// not one after the next frame): an Escape pressed at once must not reach the table instead.
 export function useDismiss(active, { onEscape, inside = null, onAway = null }) {
   const latest = useRef({ onEscape, onAway });
   latest.current = { onEscape, onAway };
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (!active) return undefined;
     const keys = (e) => {
       if (e.key !== "Escape") return;
