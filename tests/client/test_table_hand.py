@@ -422,6 +422,49 @@ ESCAPE_AT_ONCE = """async () => {
 }"""
 
 
+# Taps a card and presses Space the moment the tap is drawn (the card pressed), before the
+# browser has painted it.
+SPACE_AFTER_TAP = """async (card) => {
+  const button = document.querySelector(`.hand button[data-card="${card}"]`);
+  const drawn = new Promise((resolve) => {
+    const watch = new MutationObserver(() => {
+      if (button.getAttribute('aria-pressed') === 'true') { watch.disconnect(); resolve(); }
+    });
+    watch.observe(document.body, { attributes: true, subtree: true });
+  });
+  button.click();
+  await drawn;
+  const space = { key: ' ', bubbles: true, cancelable: true };
+  document.body.dispatchEvent(new KeyboardEvent('keydown', space));
+}"""
+
+
+def test_space_plays_the_card_just_tapped(
+    browser: Any, live: LiveServer, doudizhu: dict[str, Any]
+) -> None:
+    """Space right after a tap plays what the tap selected: the keys act on the latest
+    selection, not on the one drawn before it (DDZ-20: a higher single beats the 4)."""
+    state = with_hand(doudizhu, ddz("5s", "9c", "Kh"))
+    view, you = state["view"], state["you"]
+    before = (you - 1) % 3
+    four = {"seat": before, "move": "4", "kind": "solo", "cards": ddz("4d")}
+    view["trick"], view["history"] = [four], [*view["history"], four]
+    view["last_play"], view["last_player"] = "4", before
+    view["legal"] = [*(solo(r) for r in "59K"), {"m": "pass", "k": [], "kind": "pass"}]
+    page, _, errors = open_table(browser, live, state, "en-GB")
+    page.wait_for_selector("#play:not([disabled])")
+    nine = ddz("9c")[0]["c"]
+    page.evaluate(SPACE_AFTER_TAP, nine)
+    for _ in range(100):  # the socket's messages reach the test a moment later
+        moves = [m["move"] for m in page.sent if m.get("type") == "move"]
+        if moves:
+            break
+        page.wait_for_timeout(50)
+    assert moves == ["9"], moves
+    assert not errors, errors
+    page.context.close()
+
+
 @pytest.mark.parametrize(("lang", "locale"), LANGS)
 def test_keys_hidden_on_a_touch_screen(
     browser: Any, live: LiveServer, doudizhu: dict[str, Any], lang: str, locale: str

@@ -248,18 +248,23 @@ function App() {
     setSelected(new Set([...(game.singleSelect ? [] : selected), item.c]));
   };
 
+  // One listener for the page's life, calling this render's actions: a key pressed right
+  // after a tap acts on the selection the tap made, not on the one before it.
+  const onKeys = useRef(null);
+  onKeys.current = { play, pass, showHint, clear };
   useEffect(() => {
     const keys = (e) => {
       if (e.target.closest && e.target.closest("input, textarea, select")) return;
-      if (e.key === " ") { e.preventDefault(); play(); }
-      else if (e.key === "p" || e.key === "P") pass();
-      else if (e.key === "h" || e.key === "H") showHint();
-      else if (e.key === "Escape") clear();
+      const act = onKeys.current;
+      if (e.key === " ") { e.preventDefault(); act.play(); }
+      else if (e.key === "p" || e.key === "P") act.pass();
+      else if (e.key === "h" || e.key === "H") act.showHint();
+      else if (e.key === "Escape") act.clear();
       else if (e.key === "?") { e.preventDefault(); setShortcuts(true); }
     };
     document.addEventListener("keydown", keys);
     return () => document.removeEventListener("keydown", keys);
-  });
+  }, []);
 
   const takeSeat = async (seat, name) => {
     if (!name) { document.getElementById("join-name")?.focus(); return toast(t("table.name_first")); }
