@@ -1,7 +1,7 @@
 // The replay page: every step of a finished deal with all hands shown, drawn as at the
 // table as it stood then; first/back/next/last buttons, a slider, the arrow keys, Home and
 // End step through it.
-import { html, render, useEffect, useState } from "../lib/html.js";
+import { html, render, useEffect, useRef, useState } from "../lib/html.js";
 import { api, getSetting, setSetting } from "../lib/api.js";
 import { has, initI18n, t, useLanguage } from "../lib/i18n.js";
 import { Header } from "../components/Header.js";
@@ -113,19 +113,24 @@ function App() {
       .catch((e) => setError(has(`error.${e.code}`) ? t(`error.${e.code}`, e.data) : t("error.generic", { code: e.code })));
   }, []);
   const last = data ? data.deal.steps.length - 1 : 0;
-  const go = (to) => setStep(Math.max(0, Math.min(last, to)));
+  const lastStep = useRef(0);
+  lastStep.current = last;
+  const within = (to) => Math.max(0, Math.min(lastStep.current, to));
+  const go = (to) => setStep(within(to));
+  // One listener for the page's life, stepping from the step shown: two arrows pressed
+  // quickly are two steps, even before the first is drawn.
   useEffect(() => {
     const keys = (e) => {
       // The slider steps by itself when it has the focus.
       if (e.target && e.target.id === "slider") return;
-      if (e.key === "ArrowRight") go(step + 1);
-      if (e.key === "ArrowLeft") go(step - 1);
-      if (e.key === "Home") go(0);
-      if (e.key === "End") go(last);
+      if (e.key === "ArrowRight") setStep((s) => within(s + 1));
+      if (e.key === "ArrowLeft") setStep((s) => within(s - 1));
+      if (e.key === "Home") setStep(0);
+      if (e.key === "End") setStep(lastStep.current);
     };
     document.addEventListener("keydown", keys);
     return () => document.removeEventListener("keydown", keys);
-  });
+  }, []);
   if (error) return html`<main class="loading"><p role="alert">${error}</p></main>`;
   if (!data) return html`<main class="loading"><p>${t("table.connecting")}</p></main>`;
   const { deal, table, summaries } = data;
