@@ -22,7 +22,7 @@ import json
 import os
 import platform
 import random
-import socket
+import re
 import statistics
 import subprocess
 import sys
@@ -34,35 +34,44 @@ from typing import Any
 import httpx
 from websockets.asyncio.client import connect
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
+#: The link ``shedkit serve`` prints once its port is bound.
+ANNOUNCED = re.compile(r"http://[^/\s]+:(\d+)/")
 
 
 def start_server(
-    db: str, port: int, bot_delay: float, extra: tuple[str, ...] = ()
-) -> subprocess.Popen[bytes]:
-    """``shedkit serve`` in a child process (``extra``: more flags); returns once it answers."""
+    db: str, log: Path, bot_delay: float, extra: tuple[str, ...] = ()
+) -> tuple[subprocess.Popen[bytes], int]:
+    """``shedkit serve --port 0`` in a child process (``extra``: more flags), its output in
+    ``log``; returns it and its port once it answers.
+
+    The system picks the port as the server binds it, so nothing else can take it between
+    a choice and the bind; the server names it in its first line.
+    """
     run = "import sys; from shedkit.cli.main import main; sys.exit(main(sys.argv[1:]))"
-    cmd = [sys.executable, "-c", run, "serve", "--port", str(port)]
+    cmd = [sys.executable, "-c", run, "serve", "--port", "0"]
     cmd += ["--db", db, "--bot-delay", str(bot_delay), *extra]
     # One address creates every table here: lift the per-client quotas, keep the rest.
     cmd += ["--tables-per-client", "100000", "--creates-per-minute", "100000"]
     cmd += ["--max-tables", "100000", "--joins-per-minute", "100000"]
     cmd += ["--ws-per-client", "100000", "--ws-per-address", "100000"]
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
+    with log.open("wb") as out:
+        proc = subprocess.Popen(cmd, stdout=out)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
+        found = ANNOUNCED.search(log.read_text(errors="replace"))
+        if found is None:
+            if proc.poll() is not None:
+                raise RuntimeError(f"the server exited before it listened (see {log})")
+            time.sleep(0.2)
+            continue
+        port = int(found.group(1))
         try:
             httpx.get(f"http://127.0.0.1:{port}/api/stats", timeout=1).raise_for_status()
-            return proc
+            return proc, port
         except httpx.HTTPError:
             time.sleep(0.2)
     proc.kill()
-    raise RuntimeError("the server did not start")
+    raise RuntimeError(f"the server did not start within 60 s (see {log})")
 
 
 class Player:
@@ -192,8 +201,8 @@ def main() -> int:
     load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as tmp:
         db = args.db or f"sqlite:///{Path(tmp) / 'load.db'}"
-        port = free_port()
-        server = start_server(db, port, args.bot_delay, ("--bot-workers", str(args.bot_workers)))
+        workers = ("--bot-workers", str(args.bot_workers))
+        server, port = start_server(db, Path(tmp) / "server.log", args.bot_delay, workers)
         try:
             report = asyncio.run(load(args, f"http://127.0.0.1:{port}"))
         finally:

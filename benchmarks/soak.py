@@ -73,7 +73,7 @@ import orjson
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import WebSocketException
 
-from load import free_port, start_server
+from load import start_server
 
 if TYPE_CHECKING:
     from tests.server.cluster_nodes import Node, Nodes
@@ -762,9 +762,9 @@ def main() -> int:
         parser.error("--kill-one needs --nodes")
     load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as tmp:
-        port = free_port()
         clocks = ("--turn-clock", str(args.turn_clock), "--time-bank", "2", "--away-after", "5")
-        server = start_server(f"sqlite:///{Path(tmp) / 'soak.db'}", port, args.bot_delay, clocks)
+        db = f"sqlite:///{Path(tmp) / 'soak.db'}"
+        server, port = start_server(db, Path(tmp) / "server.log", args.bot_delay, clocks)
         try:
             report = asyncio.run(soak(args, f"http://127.0.0.1:{port}", server.pid))
         finally:
