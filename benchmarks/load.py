@@ -22,7 +22,6 @@ import json
 import os
 import platform
 import random
-import re
 import statistics
 import subprocess
 import sys
@@ -34,18 +33,16 @@ from typing import Any
 import httpx
 from websockets.asyncio.client import connect
 
-#: The link ``shedkit serve`` prints once its port is bound.
-ANNOUNCED = re.compile(r"http://[^/\s]+:(\d+)/")
+#: The project's root: the server tests' harness reads the port a server names.
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def start_server(
     db: str, log: Path, bot_delay: float, extra: tuple[str, ...] = ()
 ) -> tuple[subprocess.Popen[bytes], int]:
     """``shedkit serve --port 0`` in a child process (``extra``: more flags), its output in
-    ``log``; returns it and its port once it answers.
-
-    The system picks the port as the server binds it, so nothing else can take it between
-    a choice and the bind; the server names it in its first line.
+    ``log``; returns it and the port it names once it listens (``announced_port``, which
+    the server tests use too: nothing can take the port between a choice and the bind).
     """
     run = "import sys; from shedkit.cli.main import main; sys.exit(main(sys.argv[1:]))"
     cmd = [sys.executable, "-c", run, "serve", "--port", "0"]
@@ -54,24 +51,12 @@ def start_server(
     cmd += ["--tables-per-client", "100000", "--creates-per-minute", "100000"]
     cmd += ["--max-tables", "100000", "--joins-per-minute", "100000"]
     cmd += ["--ws-per-client", "100000", "--ws-per-address", "100000"]
+    sys.path.insert(0, str(ROOT))
+    from tests.server.live import announced_port
+
     with log.open("wb") as out:
         proc = subprocess.Popen(cmd, stdout=out)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        found = ANNOUNCED.search(log.read_text(errors="replace"))
-        if found is None:
-            if proc.poll() is not None:
-                raise RuntimeError(f"the server exited before it listened (see {log})")
-            time.sleep(0.2)
-            continue
-        port = int(found.group(1))
-        try:
-            httpx.get(f"http://127.0.0.1:{port}/api/stats", timeout=1).raise_for_status()
-            return proc, port
-        except httpx.HTTPError:
-            time.sleep(0.2)
-    proc.kill()
-    raise RuntimeError(f"the server did not start within 60 s (see {log})")
+    return proc, announced_port(proc, log, timeout=60)
 
 
 class Player:

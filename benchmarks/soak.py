@@ -73,14 +73,13 @@ import orjson
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import WebSocketException
 
-from load import start_server
+from load import ROOT, start_server
 
 if TYPE_CHECKING:
     from tests.server.cluster_nodes import Node, Nodes
 
 GAMES = ("doudizhu", "president", "dominoes")
 KINDS = ("normal", "normal", "normal", "silent", "leaver", "flooder")
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def rss_mb(pid: int) -> float:
