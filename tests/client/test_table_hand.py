@@ -400,42 +400,25 @@ def test_keys_on_the_buttons_and_the_shortcuts_dialog(
 
     # An Escape pressed the moment the dialog is on the page closes it (and does not reach
     # the table instead): the dialog listens from its first frame.
-    page.evaluate(ESCAPE_AT_ONCE)
+    page.evaluate(KEY_AT_ONCE, ["#shortcuts", ".shortcuts-dialog", "Escape"])
     dialog.wait_for(state="detached")
     assert not errors, errors
     page.context.close()
 
 
-# Opens the shortcuts dialog from the header and presses Escape as soon as the dialog's
-# node is in the page, before the browser has painted it.
-ESCAPE_AT_ONCE = """async () => {
-  const shown = new Promise((resolve) => {
-    const watch = new MutationObserver(() => {
-      if (document.querySelector('.shortcuts-dialog')) { watch.disconnect(); resolve(); }
-    });
-    watch.observe(document.body, { childList: true, subtree: true });
-  });
-  document.getElementById('shortcuts').click();
-  await shown;
-  const escape = { key: 'Escape', bubbles: true, cancelable: true };
-  (document.activeElement || document.body).dispatchEvent(new KeyboardEvent('keydown', escape));
-}"""
-
-
-# Taps a card and presses Space the moment the tap is drawn (the card pressed), before the
-# browser has painted it.
-SPACE_AFTER_TAP = """async (card) => {
-  const button = document.querySelector(`.hand button[data-card="${card}"]`);
+# Clicks `click`, then presses `key` the moment `shown` matches in the page: before the
+# browser has painted what the click changed.
+KEY_AT_ONCE = """async ([click, shown, key]) => {
   const drawn = new Promise((resolve) => {
     const watch = new MutationObserver(() => {
-      if (button.getAttribute('aria-pressed') === 'true') { watch.disconnect(); resolve(); }
+      if (document.querySelector(shown)) { watch.disconnect(); resolve(); }
     });
-    watch.observe(document.body, { attributes: true, subtree: true });
+    watch.observe(document.body, { childList: true, attributes: true, subtree: true });
   });
-  button.click();
+  document.querySelector(click).click();
   await drawn;
-  const space = { key: ' ', bubbles: true, cancelable: true };
-  document.body.dispatchEvent(new KeyboardEvent('keydown', space));
+  const press = { key, bubbles: true, cancelable: true };
+  (document.activeElement || document.body).dispatchEvent(new KeyboardEvent('keydown', press));
 }"""
 
 
@@ -453,8 +436,8 @@ def test_space_plays_the_card_just_tapped(
     view["legal"] = [*(solo(r) for r in "59K"), {"m": "pass", "k": [], "kind": "pass"}]
     page, _, errors = open_table(browser, live, state, "en-GB")
     page.wait_for_selector("#play:not([disabled])")
-    nine = ddz("9c")[0]["c"]
-    page.evaluate(SPACE_AFTER_TAP, nine)
+    nine = f'.hand button[data-card="{ddz("9c")[0]["c"]}"]'
+    page.evaluate(KEY_AT_ONCE, [nine, f'{nine}[aria-pressed="true"]', " "])
     for _ in range(100):  # the socket's messages reach the test a moment later
         moves = [m["move"] for m in page.sent if m.get("type") == "move"]
         if moves:
