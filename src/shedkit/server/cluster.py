@@ -20,7 +20,17 @@ boardgame.io and lichess, not consensus of our own:
   its tables there for the lobby; a relay whose owner or edge went silent is closed, and
   the browser reconnects (to any node) and carries on;
 - **limits** hold across the cluster: connection caps and rate limits are counted in
-  Redis (atomic scripts), table quotas from the leases.
+  Redis (atomic scripts), table quotas from the leases;
+- **balance**: a node claims lapsed tables while it holds fewer than its share (the
+  open tables over the live nodes, rounded up), and one holding more than its share
+  while another holds less hands a few back at each heartbeat, so a node that (re)joins
+  fills up without a thundering herd; a lease lapsed for longer than a whole lease is
+  anyone's, so no table waits on the balance.
+
+Redis is an accelerator, not a dependency of safety. The leases are renewed in
+PostgreSQL before anything is said in Redis; with Redis down a node keeps its tables and
+the sockets connected to it, counts their caps and rates itself, refuses relayed sockets
+with ``try_again`` (the browser retries), and logs the outage once and its end once.
 """
 
 from __future__ import annotations
@@ -31,7 +41,7 @@ import logging
 import random
 import secrets
 import time
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any
 
 import orjson
 from redis.asyncio import BlockingConnectionPool, Redis
@@ -39,65 +49,22 @@ from redis.exceptions import RedisError
 
 from shedkit.core.errors import ShedkitError
 from shedkit.protocol.views import Json
+from shedkit.server.balance import Balance
 from shedkit.server.errors import ServerError
 from shedkit.server.inputs import check_id
 from shedkit.server.leases import Leases
+from shedkit.server.limits import Limits
 from shedkit.server.relay import MOVED, Relay
+from shedkit.server.storage import UNREACHABLE
 from shedkit.server.store import stored
 
 if TYPE_CHECKING:
     from shedkit.server.manager import Manager
+    from shedkit.server.table import TableRuntime
 
 __all__ = ["Cluster"]
 
 log = logging.getLogger("shedkit.server")
-
-# Sockets per client and per address, counted over every live node: each node's share is
-# a field of one hash per key, and the shares of nodes no longer alive are dropped.
-_ADMIT: Final = """
-for i, key in ipairs(KEYS) do
-  local total = 0
-  local fields = redis.call('HGETALL', key)
-  for j = 1, #fields, 2 do
-    local node = fields[j]
-    if node == ARGV[1] or redis.call('EXISTS', 'sk:alive:' .. node) == 1 then
-      total = total + tonumber(fields[j + 1])
-    else
-      redis.call('HDEL', key, node)
-    end
-  end
-  if total >= tonumber(ARGV[i + 1]) then return i end
-end
-for _, key in ipairs(KEYS) do
-  redis.call('HINCRBY', key, ARGV[1], 1)
-  redis.call('EXPIRE', key, 86400)
-end
-return 0
-"""
-_RELEASE: Final = """
-for _, key in ipairs(KEYS) do
-  if redis.call('HINCRBY', key, ARGV[1], -1) <= 0 then redis.call('HDEL', key, ARGV[1]) end
-end
-return 0
-"""
-# A token bucket shared by every node (Redis's own clock).
-_BUCKET: Final = """
-local t = redis.call('TIME')
-local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
-local cap, rate = tonumber(ARGV[1]), tonumber(ARGV[2])
-local b = redis.call('HMGET', KEYS[1], 'tokens', 'at')
-local tokens = tonumber(b[1]) or cap
-local at = tonumber(b[2]) or now
-tokens = math.min(cap, tokens + (now - at) * rate)
-local ok = 0
-if tokens >= 1 then
-  tokens = tokens - 1
-  ok = 1
-end
-redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', tostring(now))
-redis.call('EXPIRE', KEYS[1], math.ceil(cap / rate) + 60)
-return ok
-"""
 
 
 def _lobby_rank(line: Json) -> tuple[int, float]:
@@ -118,7 +85,10 @@ class Cluster:
         self.ttl = ttl
         # A bounded pool that waits for a free connection: a burst of sockets at one node
         # queues for Redis rather than failing.
-        pool = BlockingConnectionPool.from_url(url, max_connections=64, timeout=10)
+        # A Redis that does not answer must not hold the heartbeat: bounded connects.
+        pool = BlockingConnectionPool.from_url(
+            url, max_connections=64, timeout=10, socket_connect_timeout=2.0
+        )
         self.redis: Redis = Redis(connection_pool=pool)
         self.leases = Leases(manager.storage.engine, self.me, ttl)
         self.fences: dict[str, tuple[str, int]] = {}
@@ -129,9 +99,13 @@ class Cluster:
         # Counters shown at /api/stats.
         self.claimed = 0
         self.lost = 0
-        self._admit = self.redis.register_script(_ADMIT)
-        self._release = self.redis.register_script(_RELEASE)
-        self._bucket = self.redis.register_script(_BUCKET)
+        #: When Redis stopped answering (monotonic), or None while it answers.
+        self.redis_down: float | None = None
+        #: When the leases were last renewed (monotonic), and when renewing began failing.
+        self.renewed = time.monotonic()
+        self.renew_failing: float | None = None
+        self.limits = Limits(self)
+        self.balance = Balance(self)
         self.relay = Relay(self, self.redis)
 
     # -- life -------------------------------------------------------------------------
@@ -144,9 +118,10 @@ class Cluster:
         except RedisError as err:
             raise RuntimeError(f"the cluster's Redis does not answer ({err})") from err
         storage = self.manager.storage
-        storage.fences = self.fences
+        storage.owner = self.me
         storage.lease_ttl = self.ttl
-        storage.on_lost = self._lost_threadsafe
+        storage.on_lost = self._threadsafe(self._lose)
+        storage.on_closed = self._threadsafe(self._closed)
         await asyncio.to_thread(self.leases.adopt)
         self.tasks = await self.relay.start()
         await self._beat()
@@ -179,32 +154,105 @@ class Cluster:
                 log.exception("cluster: heartbeat failed")
 
     async def _beat(self) -> None:
-        """Say this node is alive, list its tables, renew its leases, drop dead relays."""
-        await self._announce()
-        alive = {self.me}
-        async for key in self.redis.scan_iter(match="sk:alive:*", count=1000):
-            alive.add(key.decode().removeprefix("sk:alive:"))
-        self.alive = alive
-        lost = await asyncio.to_thread(self.leases.renew, dict(self.fences))
+        """Renew the leases (PostgreSQL) first, then say in Redis that this node is alive,
+        list its tables and drop dead relays, then even the load out."""
+        await self._renew()
+        try:
+            present = await asyncio.wait_for(self._presence(), self.ttl / 2)
+        except TimeoutError:
+            self.redis_failed(TimeoutError("no answer in time"))
+            present = False
+        if present:
+            await self.balance.even_out()
+
+    async def _renew(self) -> None:
+        """Renew this node's leases; forget the tables it lost. Never waits on Redis."""
+        started = time.monotonic()
+        try:
+            lost = await asyncio.to_thread(self.leases.renew, dict(self.fences))
+        except Exception as err:
+            if self.renew_failing is None:
+                self.renew_failing = started
+                log.warning(
+                    "cluster: node %s cannot renew its leases (%s); its tables move to "
+                    "other nodes if this lasts %.1f s",
+                    self.node_id,
+                    _first_line(err),
+                    self.ttl,
+                )
+            return
+        if self.renew_failing is not None:
+            log.warning(
+                "cluster: node %s renews its leases again after %.1f s",
+                self.node_id,
+                time.monotonic() - self.renew_failing,
+            )
+            self.renew_failing = None
+        self.renewed = started
         for table_id in lost:
-            self._lose(table_id)
+            fence = self.fences.get(table_id)
+            if fence is not None:
+                self._lose(table_id, fence[1])
+
+    async def _presence(self) -> bool:
+        """Say in Redis that this node is alive; learn who else is. False if Redis is down."""
+        try:
+            await self._announce()
+            alive = {self.me}
+            async for key in self.redis.scan_iter(match="sk:alive:*", count=1000):
+                alive.add(key.decode().removeprefix("sk:alive:"))
+        except RedisError as err:
+            self.redis_failed(err)
+            return False
+        self.redis_answers()
+        self.alive = alive
         self.relay.drop_dead(alive)
+        return True
+
+    def redis_failed(self, err: BaseException) -> None:
+        """Redis did not answer: log it once, close the relays (their browsers retry)."""
+        if self.redis_down is not None:
+            return
+        self.redis_down = time.monotonic()
+        log.warning(
+            "cluster: Redis does not answer (%s); node %s keeps its tables and their "
+            "sockets, relays pause",
+            _first_line(err),
+            self.node_id,
+        )
+        self.relay.close_all()
+
+    def redis_answers(self) -> None:
+        """Redis answers (again): log the end of an outage once."""
+        if self.redis_down is None:
+            return
+        log.warning("cluster: Redis answers again after %.1f s", time.monotonic() - self.redis_down)
+        self.redis_down = None
+        self.limits.redis_back()
 
     # -- leases -----------------------------------------------------------------------
 
-    def hold_new(self, table_id: str, creator: str) -> None:
+    def hold_new(self, table_id: str, creator: str) -> int:
         """A table created here: held with the first fence from its first write."""
         self.fences[table_id] = (self.me, 1)
         self.manager.storage.creators[table_id] = creator
+        return 1
 
     async def _claims(self) -> None:
         while True:
             await asyncio.sleep(self.ttl / 4 * (0.5 + random.random()))
             try:
-                for table_id, fence in await asyncio.to_thread(self.leases.claim, 16):
+                await self.balance.measure()
+                taken = await asyncio.to_thread(self.leases.claim, self.balance.room(16))
+                if len(taken) < 16:
+                    # A lease lapsed for a whole lease more is anyone's: no table waits on
+                    # the balance.
+                    taken += await asyncio.to_thread(self.leases.claim, 16 - len(taken), self.ttl)
+                for table_id, fence in taken:
                     await self._adopt(table_id, fence)
-            except Exception:
-                log.exception("cluster: claiming lapsed tables failed")
+            except Exception as err:
+                if self.renew_failing is None:
+                    log.warning("cluster: claiming lapsed tables failed: %s", _first_line(err))
 
     async def _adopt(self, table_id: str, fence: int) -> None:
         """Restore a table whose lease this node just took, and resume it."""
@@ -216,55 +264,109 @@ class Cluster:
             self.adopting.pop(table_id, None)
 
     async def _restore(self, table_id: str, fence: int) -> None:
+        """Start a table taken under ``fence`` from what is stored, never from memory."""
         manager = self.manager
+        self.fences.pop(table_id, None)
+        stale = manager.tables.get(table_id)
+        if stale is not None:
+            # Held here before (a pause): what that hold made and did not store is gone.
+            self._drop(stale)
+        manager.storage.discard(table_id, fence)
         data = await asyncio.to_thread(manager.storage.load_table, table_id)
         table = None
         if data is not None and data.get("status") != "closed":
             try:
                 table = await asyncio.to_thread(manager._restore, table_id, data)
             except (ShedkitError, KeyError, TypeError) as err:
-                log.error("cluster: table %s cannot be restored: %s", table_id, err)
+                log.error(
+                    "cluster: table %s cannot be restored: %s",
+                    table_id,
+                    err,
+                    extra={"table": table_id},
+                )
         if table is None:
             await asyncio.to_thread(self.leases.drop, table_id, fence)
             return
+        table.fence = fence
         self.fences[table_id] = (self.me, fence)
         manager.tables[table_id] = table
         manager.resume(table)
         self.relay.moved_here(table_id)
         self.claimed += 1
-        log.info("cluster: node %s took table %s over (fence %d)", self.node_id, table_id, fence)
+        log.info(
+            "cluster: node %s took table %s over (fence %d)",
+            self.node_id,
+            table_id,
+            fence,
+            extra={"table": table_id},
+        )
 
-    def _lost_threadsafe(self, table_id: str) -> None:
-        loop = self.loop
-        if loop is not None and not loop.is_closed():
-            loop.call_soon_threadsafe(self._lose, table_id)
+    def _threadsafe(self, step: Any) -> Any:
+        """``step(table_id, fence)`` run on the event loop, called from the writer thread."""
 
-    def _lose(self, table_id: str) -> None:
-        """Another node holds this table now: forget it here; its sockets reconnect.
+        def call(table_id: str, fence: int) -> None:
+            loop = self.loop
+            if loop is not None and not loop.is_closed():
+                loop.call_soon_threadsafe(step, table_id, fence)
+
+        return call
+
+    def _lose(self, table_id: str, fence: int) -> None:
+        """The lease no longer holds ``fence``: forget the table here; its sockets reconnect.
 
         The states not stored are never sent: the new owner restored the table from the
-        last committed write, and the clients resync from it.
+        last committed write, and the clients resync from it. A newer hold of this node
+        (the table taken back since) is not touched.
         """
+        held = self.fences.get(table_id)
+        if held is not None and held[1] > fence:
+            return
         self.fences.pop(table_id, None)
         table = self.manager.tables.get(table_id)
-        if table is None:
+        if table is None or table.fence > fence:
             return
+        self._drop(table)
+        log.warning(
+            "cluster: node %s lost table %s (fence %d) to another node",
+            self.node_id,
+            table_id,
+            fence,
+            extra={"table": table_id},
+        )
+
+    def _drop(self, table: TableRuntime) -> None:
+        """Forget a table whose hold ended: nothing it made is stored, so nothing is sent."""
         self.lost += 1
         table.lost = True
         table.outq.clear()
         for conn in list(table.connections):
             conn.shut(MOVED)
         self.manager._forget(table)
-        log.warning("cluster: node %s lost table %s to another node", self.node_id, table_id)
+
+    def _closed(self, table_id: str, fence: int) -> None:
+        """A table closed here is stored closed and its lease gone: no longer renewed."""
+        held = self.fences.get(table_id)
+        if held is not None and held[1] == fence:
+            del self.fences[table_id]
 
     async def locate(self, table_id: str) -> str | None:
         """Where table ``table_id`` lives: None if here (or nowhere), else its owner.
 
         A table whose owner is gone is claimed here once its lease lapses (restored as a
-        restart does); ``not_found`` if no open table has that id.
+        restart does), by a node under its share first; ``not_found`` if no open table
+        has that id; ``try_again`` while the table cannot be reached (moving, or Redis or
+        the database out of reach).
         """
         if not check_id(table_id):
             raise ServerError("not_found", "no table '?'", 404, {"table": "?"})
+        try:
+            return await self._locate(table_id)
+        except (RedisError, *UNREACHABLE) as err:
+            if isinstance(err, RedisError):
+                self.redis_failed(err)
+            raise _try_again() from None
+
+    async def _locate(self, table_id: str) -> str | None:
         deadline = time.monotonic() + 2 * self.ttl + 5
         while time.monotonic() < deadline:
             if table_id in self.manager.tables:
@@ -277,10 +379,13 @@ class Cluster:
             holder = await asyncio.to_thread(self.leases.holder, table_id)
             if holder is None:
                 raise ServerError("not_found", f"no table {table_id!r}", 404, {"table": table_id})
-            if holder.owner == self.me:
-                await asyncio.sleep(0.05)  # being restored here
-                continue
             if holder.left > 0:
+                if holder.owner == self.me:
+                    # Being restored here, or dropped here and left to lapse.
+                    await asyncio.sleep(min(holder.left, 0.05 + self.ttl / 8))
+                    continue
+                if self.redis_down is not None:
+                    raise _try_again()  # no relay without Redis; the browser retries
                 if holder.owner in self.alive or await self.redis.exists(
                     f"sk:alive:{holder.owner}"
                 ):
@@ -288,68 +393,44 @@ class Cluster:
                     return holder.owner
                 await asyncio.sleep(min(holder.left, self.ttl / 4) + 0.05)
                 continue
+            if -holder.left < self.ttl and not self.balance.may_claim():
+                # A node under its share takes it first (the balance).
+                await asyncio.sleep(min(self.ttl / 4, self.ttl + holder.left) + 0.05)
+                continue
             fence = await asyncio.to_thread(self.leases.claim_one, table_id)
             if fence is not None:
                 await self._adopt(table_id, fence)
-        raise ServerError("try_again", "this table is moving to another server; try again", 503, {})
+        raise _try_again()
 
-    # -- limits -----------------------------------------------------------------------
+    # -- limits (`shedkit.server.limits`) ---------------------------------------------
 
-    async def admit_socket(self, client: str, address: str) -> None:
-        """Count a socket against the client and address caps of the whole cluster."""
-        s = self.manager.settings
-        caps = [(client, s.ws_per_client, "client")]
-        if address != client:
-            caps.append((address, s.ws_per_address, "address"))
-        keys = [f"sk:ws:{key}" for key, _, _ in caps]
-        over = int(await self._admit(keys=keys, args=[self.me, *[c[1] for c in caps]]))
-        if over:
-            _, limit, reason = caps[over - 1]
-            raise ServerError(
-                "too_many_connections",
-                f"at most {limit} connections per {reason}; close some first",
-                429,
-                {"limit": limit, "reason": reason},
-            )
+    async def admit_socket(self, client: str, address: str) -> bool:
+        """Count a socket against the cluster's caps (see `Limits.admit_socket`)."""
+        return await self.limits.admit_socket(client, address)
 
     def release_socket(self, client: str, address: str) -> None:
         """Uncount a socket that `admit_socket` counted."""
-        keys = [f"sk:ws:{k}" for k in dict.fromkeys((client, address))]
-        task = asyncio.create_task(self._release(keys=keys, args=[self.me]))
-        task.add_done_callback(_quiet)
+        self.limits.release_socket(client, address)
 
     async def allow(self, kind: str, client: str, per_minute: float) -> bool:
-        """True if ``client`` is within ``per_minute`` events of ``kind`` on the cluster."""
-        ok = await self._bucket(
-            keys=[f"sk:rate:{kind}:{client}"], args=[max(1.0, per_minute), per_minute / 60.0]
-        )
-        return bool(int(ok))
+        """True if ``client`` is within ``per_minute`` events of ``kind`` (see `Limits`)."""
+        return await self.limits.allow(kind, client, per_minute)
 
     async def before_create(self, client: str) -> None:
         """The cluster's quota and rate limit on new tables, checked before one is made."""
-        s = self.manager.settings
-        if not await self.allow("create", client, s.creates_per_minute):
-            raise ServerError(
-                "rate_limited",
-                f"at most {s.creates_per_minute:g} new tables a minute; wait a little",
-                429,
-                {"per_minute": s.creates_per_minute, "reason": "create"},
-            )
-        if await asyncio.to_thread(self.leases.count, client) >= s.tables_per_client:
-            raise ServerError(
-                "quota",
-                f"you already have {s.tables_per_client} open tables here; "
-                "finish or leave one first",
-                429,
-                {"limit": s.tables_per_client},
-            )
+        await self.limits.before_create(client)
 
     async def lobby(self, limit: int = 200) -> list[Json]:
         """Every node's tables, in the lobby's order; this node's as they are now."""
         lines = [t.summary() for t in self.manager.tables.values()]
         others = [n for n in self.alive if n != self.me]
-        if others:
-            for blob in await self.redis.mget([f"sk:lobby:{n}" for n in others]):
+        if others and self.redis_down is None:
+            try:
+                blobs = await self.redis.mget([f"sk:lobby:{n}" for n in others])
+            except RedisError as err:
+                self.redis_failed(err)
+                blobs = []  # this node's tables only, until Redis answers again
+            for blob in blobs:
                 if blob:
                     lines.extend(orjson.loads(blob))
         seen: dict[str, Json] = {}
@@ -369,7 +450,11 @@ class Cluster:
     async def created(self) -> None:
         """A table was created here: once it is stored, every node's lobby lists it."""
         await stored(self.manager.storage)
-        await self._announce()
+        if self.redis_down is None:
+            try:
+                await self._announce()
+            except RedisError as err:
+                self.redis_failed(err)
 
     def stats(self) -> Json:
         """This node's part, for /api/stats."""
@@ -378,11 +463,19 @@ class Cluster:
             "held": len(self.fences),
             "claimed": self.claimed,
             "lost": self.lost,
+            "handed_back": self.balance.handed,
+            "share": self.balance.share,
+            "redis": self.redis_down is None,
             "relayed_here": len(self.relay.relays),
             "relayed_to_here": len(self.relay.remotes),
         }
 
 
-def _quiet(task: asyncio.Task[Any]) -> None:
-    if not task.cancelled() and task.exception() is not None:
-        log.warning("cluster: %s", task.exception())
+def _try_again() -> ServerError:
+    return ServerError("try_again", "this table is moving to another server; try again", 503, {})
+
+
+def _first_line(err: BaseException) -> str:
+    """An error in one short line, for a log line without a stack."""
+    text = str(err).strip().splitlines()
+    return (text[0] if text else type(err).__name__)[:200]

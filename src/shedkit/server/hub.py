@@ -296,6 +296,8 @@ class Hub(RoomBase):
 
     def _publish(self, table: TableRuntime, batch: list[tuple[Connection, str]]) -> None:
         """Send ``batch`` once every write queued so far is committed, in order."""
+        if table.lost:
+            return  # not stored, so never sent
         table.seq += 1
         table.outq.append((table.seq, batch))
         self.storage.on_commit(partial(self._committed, table, table.seq))

@@ -8,11 +8,14 @@ in one statement every third of the lease's length. A node that stops renewing (
 frozen, cut off) loses its tables once their leases lapse: any other node may then claim
 them, which adds one to the fence, and restore them from the database as a restart does.
 
-The fence is what makes this safe without consensus of our own: the storage writes a
-table's rows only after locking its lease row and finding its own fence there
-(`shedkit.server.storage`), so a node that lost a table, however late it wakes up, can
-no longer write over the new owner. Claims use ``FOR UPDATE SKIP LOCKED``: nodes claiming
-at once share the lapsed tables instead of waiting on one another.
+The fence is what makes this safe without consensus of our own: every write carries the
+fence its state was made under, and the storage writes a table's rows only after locking
+its lease row and finding that fence there (`shedkit.server.storage`), so a node that
+lost a table, however late it wakes up and whatever it still had queued, can no longer
+write over the new owner. A renewal extends only the holds the node still has, each
+with its own fence, so a hold the node dropped lapses and is claimed like any other.
+Claims use ``FOR UPDATE SKIP LOCKED``: nodes claiming at once share the lapsed tables
+instead of waiting on one another.
 
 Every call here blocks on the database; the cluster runs them in worker threads.
 """
@@ -21,7 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import Engine, and_, delete, func, insert, select, update
+from sqlalchemy import Engine, and_, delete, func, insert, select, tuple_, update
 
 from shedkit.server.schema import Fence, db_now, leases_t, tables_t
 
@@ -55,10 +58,16 @@ class Leases:
         what was committed before it). A table is lost when its row names another holder
         or fence, or is gone after another node held it.
         """
+        if not held:
+            return set()
+        pairs = [(t, fence) for t, (_owner, fence) in held.items()]
         with self.engine.begin() as conn:
             rows = conn.execute(
                 update(leases_t)
-                .where(leases_t.c.owner == self.owner)
+                .where(
+                    leases_t.c.owner == self.owner,
+                    tuple_(leases_t.c.table_id, leases_t.c.fence).in_(pairs),
+                )
                 .values(expires=db_now() + self.ttl)
                 .returning(leases_t.c.table_id, leases_t.c.fence)
             )
@@ -81,17 +90,32 @@ class Leases:
             or (t not in now and held[t][1] > 1)
         }
 
-    def claim(self, limit: int) -> list[Fence]:
-        """Take up to ``limit`` lapsed leases, in random order; return ``(table, fence)``."""
+    def claim(self, limit: int, lapsed_for: float = 0.0) -> list[Fence]:
+        """Take up to ``limit`` leases lapsed at least ``lapsed_for`` seconds ago, in random
+        order; return ``(table, fence)``."""
+        if limit <= 0:
+            return []
         lapsed = (
             select(leases_t.c.table_id)
-            .where(leases_t.c.expires < db_now())
+            .where(leases_t.c.expires < db_now() - lapsed_for)
             .order_by(func.random())
             .limit(limit)
             .with_for_update(skip_locked=True)
             .scalar_subquery()
         )
         return self._take(leases_t.c.table_id.in_(lapsed))
+
+    def load(self) -> dict[str, int]:
+        """Open tables by holder, lapsed leases counted under ``""``: to even the load out."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(leases_t.c.owner, (leases_t.c.expires >= db_now()).label("live"))
+            )
+            out: dict[str, int] = {}
+            for owner, live in rows:
+                key = owner if live else ""
+                out[key] = out.get(key, 0) + 1
+            return out
 
     def claim_one(self, table_id: str) -> int | None:
         """Take table ``table_id`` if its lease has lapsed; return the new fence or None."""

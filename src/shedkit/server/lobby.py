@@ -182,8 +182,9 @@ class Lobby(RoomBase):
         if seed is not None and not 0 <= seed < 2**63:
             raise ServerError("bad_seed", "a seed is a whole number from 0 to 2**63 - 1")
         table_id = new_table_id()
+        fence = 0
         if self.cluster is not None:
-            self.cluster.hold_new(table_id, client)
+            fence = self.cluster.hold_new(table_id, client)
         table = TableRuntime(
             id=table_id,
             game_name=game,
@@ -200,6 +201,7 @@ class Lobby(RoomBase):
             creator=client,
             speed=speed,
             card_counter=card_counter,
+            fence=fence,
         )
         table.banks = [s.time_bank] * n
         self.tables[table_id] = table
@@ -234,7 +236,7 @@ class Lobby(RoomBase):
         self._forget(table)
         data = table.to_data()
         data["status"] = "closed"
-        self.storage.save_table(table.id, table.game_name, data)
+        self.storage.save_table(table.id, table.game_name, data, table.fence)
         self.expired += 1
 
     def _forget(self, table: TableRuntime) -> None:
@@ -247,7 +249,9 @@ class Lobby(RoomBase):
             if task is not None:
                 task.cancel()
         self._stop_timers(table)
-        self.tables.pop(table.id, None)
+        # Only this table: a table restored under the same id since is another object.
+        if self.tables.get(table.id) is table:
+            del self.tables[table.id]
 
 
 def _option_named(err: Exception, options: dict[str, Any]) -> dict[str, Any] | None:

@@ -225,9 +225,9 @@ class Play(RoomBase):
         # Bots' moves are no activity: a table of bots alone expires unless people watch.
         self.moves += 1
         record = table.record_move(move)
-        if record is not None:
+        if record is not None and not table.lost:
             self.storage.add_deal(
-                table.id, table.deal_counter, table.match_no, table.game_name, record
+                table.id, table.deal_counter, table.match_no, table.game_name, record, table.fence
             )
         self._changed(table)
 

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 import orjson
 from redis.asyncio import Redis
+from redis.exceptions import RedisError
 
 from shedkit.protocol.views import Json
 from shedkit.server.errors import ServerError, error_message
@@ -176,8 +177,11 @@ class Relay:
                     for channel, frame in batch:
                         pipe.publish(channel, frame)
                     await pipe.execute()
-            except Exception:
+            except RedisError as err:
                 # Lost frames: the sockets concerned resync when they reconnect.
+                self.cluster.redis_failed(err)
+                await asyncio.sleep(0.2)
+            except Exception:
                 log.exception("cluster: publishing %d frame(s) failed", len(batch))
                 await asyncio.sleep(0.2)
 
@@ -187,6 +191,11 @@ class Relay:
                 message = await self.pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
             except asyncio.CancelledError:
                 raise
+            except RedisError as err:
+                # The subscription is made again when Redis answers (redis-py resubscribes).
+                self.cluster.redis_failed(err)
+                await asyncio.sleep(0.2)
+                continue
             except Exception:
                 log.exception("cluster: reading the node's channel failed")
                 await asyncio.sleep(0.2)
@@ -308,6 +317,10 @@ class Relay:
             owner = await self.cluster.locate(table_id)
             if owner is None:
                 return OPS[op](self.manager, table_id, args)
+            if self.cluster.redis_down is not None:
+                raise ServerError(
+                    "try_again", "the table's server cannot be reached; try again", 503, {}
+                )
             rid = secrets.token_hex(8)
             future: asyncio.Future[Json] = asyncio.get_running_loop().create_future()
             self.calls[rid] = future

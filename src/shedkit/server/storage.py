@@ -18,10 +18,19 @@ other row is committed and acknowledged. Only a database that cannot be reached
 makes the writer retry the whole batch.
 
 On a cluster (`shedkit.server.leases`), a node writes a table only while it holds the
-table's lease: each batch locks the lease rows of its tables and checks them against the
-node's fencing tokens (`Storage.fences`) in the same transaction. The rows of a table
-another node has taken over are dropped, never written, and reported through
-`Storage.on_lost`; so a node that lost a table cannot overwrite its new owner's moves.
+table's lease under the fencing token its state was made under: every queued row and deal
+carries that token (the ``fence`` of `save_table` and `add_deal`), and each batch locks
+the lease rows of its tables and compares them with the row's own token in the same
+transaction, as Kleppmann's fencing tokens travel with each write. A row made under an
+older token than the lease's (the table was taken over, perhaps by this very node after a
+pause) is dropped, never written, and reported through `Storage.on_lost` with its token;
+so a node that lost a table cannot overwrite its new owner's moves, whatever it still had
+queued when it lost it.
+
+A deal written twice with the same record (a batch retried after a commit whose answer
+was lost) is stored once; the same deal number with another record is a conflict, not a
+bad row: on a cluster it is reported as a loss (the table is restored from what is
+stored), on a single node the table is set aside as before.
 """
 
 from __future__ import annotations
@@ -32,25 +41,21 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-import orjson
-from sqlalchemy import (
-    Engine,
-    create_engine,
-    delete,
-    event,
-    insert,
-    select,
-    text,
-    update,
-)
+from sqlalchemy import Engine, create_engine, event, select, text
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import DisconnectionError, InterfaceError, OperationalError
-from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 
+from shedkit.server.batch import (
+    UNREACHABLE,
+    column_json,
+    json_text,
+    store,
+    table_upsert,
+)
 from shedkit.server.schema import Fence, db_now, deals_t, leases_t, metadata, tables_t
 
 __all__ = [
     "DEFAULT_URL",
+    "UNREACHABLE",
     "Fence",
     "Storage",
     "db_now",
@@ -75,50 +80,6 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
-def json_text(value: Any) -> str:
-    """Compact JSON text, for stored rows and the messages sent to clients alike.
-
-    orjson: a state message is encoded several times per move, and the writer thread
-    holds the GIL for less time.
-    """
-    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
-
-
-class _Encoded(str):
-    """JSON text encoded by the writer ahead of the write (passed through as it is)."""
-
-    __slots__ = ()
-
-
-def _column_json(value: Any) -> str:
-    """The JSON columns' encoder: rows arrive encoded; anything else is encoded here."""
-    if type(value) is _Encoded:
-        return value
-    return json_text(value)
-
-
-#: Errors that say the database is out of reach, not that a row is wrong: retry them all.
-_UNREACHABLE = (OperationalError, InterfaceError, DisconnectionError, PoolTimeoutError)
-
-
-def _table_upsert(dialect: str) -> Any:
-    """``INSERT … ON CONFLICT (id) DO UPDATE`` of a table row, where the dialect has it."""
-    if dialect == "sqlite":
-        from sqlalchemy.dialects import sqlite
-
-        stmt: Any = sqlite.insert(tables_t)
-    elif dialect == "postgresql":
-        from sqlalchemy.dialects import postgresql
-
-        stmt = postgresql.insert(tables_t)
-    else:
-        return None
-    return stmt.on_conflict_do_update(
-        index_elements=[tables_t.c.id],
-        set_={"updated": stmt.excluded.updated, "data": stmt.excluded.data},
-    )
-
-
 class Storage:
     """Tables and deals in a database named by a SQLAlchemy URL."""
 
@@ -132,7 +93,7 @@ class Storage:
         if parsed.drivername.startswith("sqlite"):
             connect_args["check_same_thread"] = False
         self.engine: Engine = create_engine(
-            url, connect_args=connect_args, json_serializer=_column_json
+            url, connect_args=connect_args, json_serializer=column_json
         )
         if parsed.drivername.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
@@ -143,9 +104,10 @@ class Storage:
                 metadata.create_all(conn)
         else:
             metadata.create_all(self.engine)
-        self._upsert = _table_upsert(self.engine.dialect.name)
+        self.upsert = table_upsert(self.engine.dialect.name)
         self._cond = threading.Condition()
-        self._tables: dict[str, tuple[str, float, dict[str, Any]]] = {}
+        # The newest row of each table: game, time, data and the fence it was made under.
+        self._tables: dict[str, tuple[str, float, dict[str, Any], int]] = {}
         self._deals: list[dict[str, Any]] = []
         self._after: list[Callable[[], None]] = []
         self._busy = False
@@ -154,32 +116,49 @@ class Storage:
         self.on_bad_row: Callable[[str], None] | None = None
         # Tables whose row was set aside: only their closing mark is written any more.
         self._failed: set[str] = set()
-        #: On a cluster, the tables this node holds and its token for each; ``None`` (one
-        #: node) writes every row unchecked.
-        self.fences: dict[str, Fence] | None = None
+        #: On a cluster, this node's name in the leases (its ``owner``); ``None`` (one node)
+        #: writes every row unchecked.
+        self.owner: str | None = None
         #: On a cluster, the creator of each table created here (its lease row's ``creator``).
         self.creators: dict[str, str] = {}
         #: How long a lease made by the writer lasts (the cluster renews it).
         self.lease_ttl = 5.0
-        #: Called from the writer thread with a table's id when another node holds it now.
-        self.on_lost: Callable[[str], None] | None = None
+        #: Called from the writer thread with a table's id and the fence its refused write
+        #: was made under, when the lease no longer holds that fence.
+        self.on_lost: Callable[[str, int], None] | None = None
+        #: Called from the writer thread with a table's id and fence once its closing mark
+        #: is committed and its lease removed.
+        self.on_closed: Callable[[str, int], None] | None = None
         self._thread = threading.Thread(target=self._run, name="shedkit-storage", daemon=True)
         self._thread.start()
 
     # -- writes (queued) -----------------------------------------------------------
 
-    def save_table(self, table_id: str, game: str, data: dict[str, Any]) -> None:
-        """Queue the newest row of a table (created or updated)."""
+    def save_table(self, table_id: str, game: str, data: dict[str, Any], fence: int = 0) -> None:
+        """Queue the newest row of a table (created or updated), made under ``fence``.
+
+        A row queued under a newer fence is kept: what a table's earlier holder made is
+        never written over what its current one made.
+        """
         if table_id in self._failed and data.get("status") != "closed":
             return
         with self._cond:
-            self._tables[table_id] = (game, time.time(), data)
+            queued = self._tables.get(table_id)
+            if queued is not None and queued[3] > fence:
+                return
+            self._tables[table_id] = (game, time.time(), data, fence)
             self._cond.notify_all()
 
     def add_deal(
-        self, table_id: str, number: int, match: int, game: str, record: dict[str, Any]
+        self,
+        table_id: str,
+        number: int,
+        match: int,
+        game: str,
+        record: dict[str, Any],
+        fence: int = 0,
     ) -> None:
-        """Queue a finished deal's record."""
+        """Queue a finished deal's record, made under ``fence``."""
         if table_id in self._failed:
             return
         row = {
@@ -189,6 +168,7 @@ class Storage:
             "game": game,
             "created": time.time(),
             "record": record,
+            "fence": fence,
         }
         with self._cond:
             self._deals.append(row)
@@ -207,6 +187,21 @@ class Storage:
                 self._cond.notify_all()
                 return
         callback()
+
+    def discard(self, table_id: str, below: int) -> None:
+        """Drop the queued writes of ``table_id`` made under a fence below ``below``.
+
+        A node that takes a table (again) starts from what is stored: what it queued under
+        an earlier hold would be refused anyway, and must not be reported as a loss of the
+        new hold.
+        """
+        with self._cond:
+            queued = self._tables.get(table_id)
+            if queued is not None and queued[3] < below:
+                del self._tables[table_id]
+            self._deals[:] = [
+                d for d in self._deals if d["table_id"] != table_id or d["fence"] >= below
+            ]
 
     def flush(self, timeout: float | None = None) -> bool:
         """Wait until every queued write is committed (False if ``timeout`` s passed first)."""
@@ -233,6 +228,7 @@ class Storage:
         self.engine.dispose()
 
     def _run(self) -> None:
+        down_since: float | None = None
         while True:
             with self._cond:
                 while not (self._tables or self._deals or self._after or self._closed):
@@ -243,22 +239,38 @@ class Storage:
                 self._tables, self._deals, self._after = {}, [], []
                 self._busy = True
             try:
-                bad, lost = self._store(tables, deals)
-            except _UNREACHABLE:
-                log.exception("storage: the database is out of reach; retrying")
+                bad, lost, closed = store(self, tables, deals)
+            except UNREACHABLE as err:
+                # Once per outage, without a stack: an operator needs the fact and its end.
+                if down_since is None:
+                    down_since = time.monotonic()
+                    log.warning(
+                        "storage: the database is out of reach (%s); retrying",
+                        str(err).splitlines()[0][:200],
+                    )
                 with self._cond:
                     for key, value in tables.items():
-                        self._tables.setdefault(key, value)
+                        newer = self._tables.get(key)
+                        if newer is None or newer[3] < value[3]:
+                            self._tables[key] = value
                     self._deals[:0] = deals
                     self._after[:0] = after
                 time.sleep(0.5)
             else:
-                # The bad rows' tables are closed before anything after them is sent, so
-                # no state that was not stored goes out.
+                if down_since is not None:
+                    log.warning(
+                        "storage: the database answers again after %.1f s",
+                        time.monotonic() - down_since,
+                    )
+                    down_since = None
+                # The bad rows' tables are closed, and the lost ones dropped, before
+                # anything after them is sent, so no state that was not stored goes out.
                 for table_id in bad:
                     self._set_aside(table_id)
-                for table_id in lost:
-                    self._lose(table_id)
+                for table_id, fence in lost:
+                    self._lose(table_id, fence)
+                for table_id, fence in closed:
+                    self._report(self.on_closed, table_id, fence)
                 # Everything else queued before these callbacks is now committed.
                 for callback in after:
                     try:
@@ -269,63 +281,6 @@ class Storage:
                 with self._cond:
                     self._busy = False
                     self._cond.notify_all()
-
-    def _store(
-        self, tables: dict[str, tuple[str, float, dict[str, Any]]], deals: list[dict[str, Any]]
-    ) -> tuple[list[str], set[str]]:
-        """Write a batch; return the tables whose rows were set aside, and those lost."""
-        bad: dict[str, str] = {}
-        lost: set[str] = set()
-        rows: list[tuple[str, str, float, str]] = []
-        for key, (game, when, data) in tables.items():
-            try:
-                rows.append((key, game, when, _Encoded(json_text(data))))
-            except (TypeError, ValueError) as err:
-                bad[key] = f"its row cannot be encoded ({err})"
-        records = []
-        for deal in deals:
-            try:
-                records.append({**deal, "record": _Encoded(json_text(deal["record"]))})
-            except (TypeError, ValueError) as err:
-                bad[deal["table_id"]] = f"deal {deal['number']} cannot be encoded ({err})"
-        records = [r for r in records if r["table_id"] not in bad]
-        rows = [r for r in rows if r[0] not in bad]
-        if rows or records:
-            try:
-                lost = self._write(rows, records)
-            except _UNREACHABLE:
-                raise
-            except Exception:
-                # The database refused something in the batch: find it row by row.
-                lost = self._write_each(rows, records, bad)
-        for table_id, why in bad.items():
-            log.error("storage: table %s set aside: %s", table_id, why)
-        return list(bad), lost
-
-    def _write_each(
-        self,
-        rows: list[tuple[str, str, float, str]],
-        records: list[dict[str, Any]],
-        bad: dict[str, str],
-    ) -> set[str]:
-        lost: set[str] = set()
-        for record in records:
-            try:
-                lost |= self._write([], [record])
-            except _UNREACHABLE:
-                raise
-            except Exception as err:
-                bad[record["table_id"]] = f"deal {record['number']} was refused ({err})"
-        for row in rows:
-            if row[0] in bad:
-                continue
-            try:
-                lost |= self._write([row], [])
-            except _UNREACHABLE:
-                raise
-            except Exception as err:
-                bad[row[0]] = f"its row was refused ({err})"
-        return lost
 
     def _set_aside(self, table_id: str) -> None:
         if table_id in self._failed:
@@ -343,111 +298,19 @@ class Storage:
             except Exception:
                 log.exception("storage: reporting table %s failed", table_id)
 
-    def _lose(self, table_id: str) -> None:
-        with self._cond:
-            self._tables.pop(table_id, None)
-            self._deals[:] = [d for d in self._deals if d["table_id"] != table_id]
-        if self.fences is not None:
-            self.fences.pop(table_id, None)
-        report = self.on_lost
-        if report is not None:
-            try:
-                report(table_id)
-            except Exception:
-                log.exception("storage: reporting table %s lost failed", table_id)
+    def _lose(self, table_id: str, fence: int) -> None:
+        # What was queued under the lost hold (or an older one) would be refused too.
+        self.discard(table_id, fence + 1)
+        self._report(self.on_lost, table_id, fence)
 
-    def _fenced(
-        self,
-        conn: Any,
-        rows: list[tuple[str, str, float, str]],
-        deals: list[dict[str, Any]],
-    ) -> set[str]:
-        """Lock the batch's leases; return the tables this node no longer holds.
-
-        A table created here has no lease row before its first write: the row is made in
-        the same transaction, so a table exists on the cluster only with its owner.
-        """
-        fences = self.fences
-        assert fences is not None
-        ids = {r[0] for r in rows} | {d["table_id"] for d in deals}
-        held = {
-            r.table_id: (r.owner, r.fence)
-            for r in conn.execute(
-                select(leases_t.c.table_id, leases_t.c.owner, leases_t.c.fence)
-                .where(leases_t.c.table_id.in_(ids))
-                .with_for_update()
-            )
-        }
-        lost = set()
-        for table_id in ids:
-            mine = fences.get(table_id)
-            if mine is not None and held.get(table_id) == mine:
-                continue
-            if mine is not None and mine[1] == 1 and table_id not in held:
-                conn.execute(
-                    insert(leases_t).values(
-                        table_id=table_id,
-                        owner=mine[0],
-                        fence=1,
-                        expires=db_now() + self.lease_ttl,
-                        creator=self.creators.get(table_id, ""),
-                    )
-                )
-                continue
-            lost.add(table_id)
-        return lost
-
-    def _write(
-        self, rows: list[tuple[str, str, float, str]], deals: list[dict[str, Any]]
-    ) -> set[str]:
-        """Write rows and deals in one transaction; return the tables lost (cluster)."""
-        closed: list[str] = []
-        with self.engine.begin() as conn:
-            lost: set[str] = set()
-            if self.fences is not None:
-                lost = self._fenced(conn, rows, deals)
-                rows = [r for r in rows if r[0] not in lost]
-                deals = [d for d in deals if d["table_id"] not in lost]
-                # A closed table's lease goes with it: it is no longer anyone's to restore.
-                for table_id, _game, _when, data in rows:
-                    if '"status":"closed"' in data:
-                        fence = self.fences.get(table_id)
-                        if fence is not None:
-                            closed.append(table_id)
-                            conn.execute(
-                                delete(leases_t).where(
-                                    leases_t.c.table_id == table_id, leases_t.c.fence == fence[1]
-                                )
-                            )
-            if deals:
-                conn.execute(insert(deals_t), deals)
-            upsert = self._upsert
-            if upsert is not None and rows:
-                # One statement for the whole batch: the writer holds the GIL (and the
-                # moves waiting on this commit) for less time than row by row.
-                values = [
-                    {"id": key, "game": game, "created": when, "updated": when, "data": data}
-                    for key, game, when, data in rows
-                ]
-                conn.execute(upsert, values)
-                rows = []
-            for table_id, game, when, data in rows:
-                done = conn.execute(
-                    update(tables_t)
-                    .where(tables_t.c.id == table_id)
-                    .values(updated=when, data=data)
-                )
-                if done.rowcount == 0:
-                    conn.execute(
-                        insert(tables_t).values(
-                            id=table_id, game=game, created=when, updated=when, data=data
-                        )
-                    )
-        # Committed: a closed table is no longer this node's to renew.
-        if self.fences is not None:
-            for table_id in closed:
-                self.fences.pop(table_id, None)
-        return lost
+    @staticmethod
+    def _report(report: Callable[[str, int], None] | None, table_id: str, fence: int) -> None:
+        if report is None:
+            return
+        try:
+            report(table_id, fence)
+        except Exception:
+            log.exception("storage: reporting table %s failed", table_id)
 
     # -- reads -----------------------------------------------------------------
 

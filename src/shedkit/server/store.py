@@ -148,7 +148,9 @@ class Store(RoomBase):
             conn.close_code, conn.closed = 4410, True
         self._forget(table)
         closed = {"status": "closed", "reason": "storage", "game": table.game_name}
-        self.storage.save_table(table.id, table.game_name, closed)
+        self.storage.save_table(table.id, table.game_name, closed, table.fence)
 
     def _save(self, table: TableRuntime) -> None:
-        self.storage.save_table(table.id, table.game_name, table.to_data())
+        if table.lost:
+            return  # another hold's table now: nothing of this one is written or sent
+        self.storage.save_table(table.id, table.game_name, table.to_data(), table.fence)

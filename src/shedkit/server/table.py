@@ -183,6 +183,10 @@ class TableRuntime:
     think_tasks: set[asyncio.Task[None]] = field(default_factory=set)
     # Set when another node took the table over: what this node did since is not stored.
     lost: bool = False
+    # On a cluster, the fencing token of this node's hold on the table (0 on one node):
+    # every write of this state carries it, and the storage refuses it once the lease
+    # holds another.
+    fence: int = 0
 
     def __post_init__(self) -> None:
         self.game = shedkit.make(self.game_name, preset=self.preset, **self.options)

@@ -58,6 +58,8 @@ async def serve_socket(
     cluster = manager.cluster
     table = manager.tables.get(table_id)
     owner = None
+    # Counted against the cluster's caps in Redis (else by this node, as on a single one).
+    counted = False
     try:
         if table is None and cluster is not None:
             owner = await cluster.locate(table_id)
@@ -65,7 +67,12 @@ async def serve_socket(
         if table is None and owner is None:
             raise ServerError("not_found", f"no table {table_id!r}", 404, {"table": table_id})
         if cluster is not None:
-            await cluster.admit_socket(client, address)
+            counted = await cluster.admit_socket(client, address)
+            if not counted and table is None:
+                # A relayed socket needs Redis: the browser tries again (any node).
+                raise ServerError(
+                    "try_again", "this table is moving to another server; try again", 503, {}
+                )
     except ServerError as err:
         await websocket.send_text(error_message(err))
         await websocket.close(code=4404 if err.code == "not_found" else 4429)
@@ -88,13 +95,13 @@ async def serve_socket(
         else:
             assert table is not None
             conn = Connection(
-                websocket, table_id, client=client, address=address, caps_elsewhere=bool(cluster)
+                websocket, table_id, client=client, address=address, caps_elsewhere=counted
             )
             await session(manager, table, conn, receive)
     except WebSocketDisconnect:
         pass
     finally:
-        if cluster is not None:
+        if cluster is not None and counted:
             cluster.release_socket(client, address)
 
 
