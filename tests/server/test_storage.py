@@ -34,7 +34,7 @@ def test_rows_update_in_place_with_the_upsert_and_without_it(db: str) -> None:
         storage = Storage(db)
         try:
             if not upsert:
-                storage._upsert = None  # the path of a database without ON CONFLICT
+                storage.upsert = None  # the path of a database without ON CONFLICT
             key = f"u{int(upsert)}"
             storage.save_table(key, "dominoes", {"version": 0})
             assert storage.flush(timeout=30)

@@ -46,6 +46,7 @@ from sqlalchemy.engine import make_url
 
 from shedkit.server.batch import (
     UNREACHABLE,
+    Fence1,
     column_json,
     json_text,
     store,
@@ -239,7 +240,7 @@ class Storage:
                 self._tables, self._deals, self._after = {}, [], []
                 self._busy = True
             try:
-                bad, lost, closed = store(self, tables, deals)
+                bad, lost, closed = self._store(tables, deals)
             except UNREACHABLE as err:
                 # Once per outage, without a stack: an operator needs the fact and its end.
                 if down_since is None:
@@ -281,6 +282,12 @@ class Storage:
                 with self._cond:
                     self._busy = False
                     self._cond.notify_all()
+
+    def _store(
+        self, tables: dict[str, tuple[str, float, dict[str, Any], int]], deals: list[dict[str, Any]]
+    ) -> tuple[list[str], set[Fence1], list[Fence1]]:
+        """Write one batch (`shedkit.server.batch.store`)."""
+        return store(self, tables, deals)
 
     def _set_aside(self, table_id: str) -> None:
         if table_id in self._failed:
