@@ -11,8 +11,10 @@ DOCS_STAMP := $(VENV)/.installed-docs
 # `make run PORT=8080` serves on another port; `make run HOST=0.0.0.0` to every address.
 PORT ?= 8000
 HOST ?= 127.0.0.1
-# `make cluster` starts NODES nodes on loopback, on ports PORT+1 to PORT+NODES.
+# `make cluster` starts NODES nodes on loopback, on ports PORT+1 to PORT+NODES, on a fresh
+# database unless KEEP_DB=1.
 NODES ?= 3
+KEEP_DB ?= 0
 # `make run COMPILED=1` serves with the compiled build (.venv-compiled, made by `make compiled`
 # when it is missing or older than the sources); a plain `make run` never builds it.
 COMPILED ?= 0
@@ -55,9 +57,11 @@ run: $(if $(filter 1,$(COMPILED)),$(COMPILED_STAMP),$(SERVER_STAMP))
 	$(RUN_BIN)/shedkit serve --host $(HOST) --port $(PORT)
 
 # Nodes of one room on loopback, sharing a PostgreSQL and a Redis that
-# scripts/server-test-deps.sh brings up (and leaves running); Ctrl-C stops the nodes.
+# scripts/server-test-deps.sh brings up (and leaves running); Ctrl-C stops the nodes. Each
+# start is on a fresh database (shedkit_cluster dropped and created again); `make cluster
+# KEEP_DB=1` keeps the last run's tables.
 cluster: $(SERVER_STAMP)
-	sh scripts/cluster.sh --port $(PORT) --nodes $(NODES)
+	sh scripts/cluster.sh --port $(PORT) --nodes $(NODES) $(if $(filter 1,$(KEEP_DB)),--keep-db)
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks setup.py build_backend examples

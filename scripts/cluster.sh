@@ -5,19 +5,24 @@
 # running after the nodes stop. Node a listens on PORT+1, b on PORT+2 and so on; each one's
 # log is build/cluster/node-NAME.log.
 #
-#   sh scripts/cluster.sh [--port PORT] [--nodes N] [--dry-run]
+#   sh scripts/cluster.sh [--port PORT] [--nodes N] [--keep-db] [--dry-run]
 #
-# --dry-run prints the nodes' command lines and starts nothing.
+# Each start is a fresh room: the database shedkit_cluster is dropped and created again, so
+# no table of an earlier run is claimed and restored. --keep-db (or KEEP_DB=1; make cluster
+# KEEP_DB=1) keeps it and its tables instead; the drop fails while another process (a
+# cluster still running) uses the database. --dry-run prints the nodes' command lines and
+# starts nothing. Ctrl-C (or SIGTERM) stops the nodes and the script exits 0.
 set -eu
 cd "$(dirname "$0")/.."
 
 usage() {
-    echo "usage: sh scripts/cluster.sh [--port PORT] [--nodes N] [--dry-run]" >&2
+    echo "usage: sh scripts/cluster.sh [--port PORT] [--nodes N] [--keep-db] [--dry-run]" >&2
     exit 2
 }
 
 PORT=${PORT:-8000}
 NODES=${NODES:-3}
+KEEP_DB=${KEEP_DB:-0}
 DRY=0
 while [ $# -gt 0 ]; do
     case $1 in
@@ -25,6 +30,7 @@ while [ $# -gt 0 ]; do
         --port=*) PORT=${1#--port=}; shift ;;
         --nodes) [ $# -ge 2 ] || usage; NODES=$2; shift 2 ;;
         --nodes=*) NODES=${1#--nodes=}; shift ;;
+        --keep-db) KEEP_DB=1; shift ;;
         --dry-run) DRY=1; shift ;;
         -h | --help) usage ;;
         *) echo "cluster: unknown argument '$1'" >&2; usage ;;
@@ -35,6 +41,11 @@ for value in "$PORT" "$NODES"; do
         '' | *[!0-9]*) echo "cluster: --port and --nodes take numbers, not '$value'" >&2; exit 2 ;;
     esac
 done
+case $KEEP_DB in
+    '' | 0) KEEP_DB=0 ;;
+    1) ;;
+    *) echo "cluster: KEEP_DB is 1 (keep the database) or 0, not '$KEEP_DB'" >&2; exit 2 ;;
+esac
 # Node names are single letters, a to z.
 if [ "$NODES" -lt 1 ] || [ "$NODES" -gt 26 ]; then
     echo "cluster: --nodes must be 1 to 26, not $NODES" >&2
@@ -62,6 +73,11 @@ node_command() {
 }
 
 if [ "$DRY" = 1 ]; then
+    if [ "$KEEP_DB" = 1 ]; then
+        echo "cluster: would keep the database $DB_NAME" >&2
+    else
+        echo "cluster: would drop and create the database $DB_NAME" >&2
+    fi
     i=1
     while [ "$i" -le "$NODES" ]; do
         node_command "$i"
@@ -79,13 +95,6 @@ if [ ! -f "$OUT/pg-url" ] || [ ! -f "$OUT/redis-url" ]; then
         "(as root, scripts/server-test-deps.sh installs them)" >&2
     exit 1
 fi
-BIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
-PSQL="$BIN/psql -h 127.0.0.1 -p $PG_PORT -U postgres -X -q -tA"
-if [ "$($PSQL -c "SELECT 1 FROM pg_database WHERE datname = '$DB_NAME'")" != 1 ]; then
-    $PSQL -c "CREATE DATABASE $DB_NAME" >/dev/null
-    echo "cluster: created the database $DB_NAME"
-fi
-
 # `probe free PORT`: nothing listens on PORT. `probe health URL NAME`: the node at URL
 # answers /api/health with 200 under the name NAME.
 probe() {
@@ -117,6 +126,24 @@ while [ "$i" -le "$NODES" ]; do
     i=$((i + 1))
 done
 
+BIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
+PSQL="$BIN/psql -h 127.0.0.1 -p $PG_PORT -U postgres -X -q -tA"
+if [ "$KEEP_DB" = 0 ]; then
+    # Without FORCE: a database another cluster still uses is not pulled from under it.
+    if ! why=$($PSQL -c "DROP DATABASE IF EXISTS $DB_NAME" 2>&1); then
+        why=$(echo "$why" | tr -s '\n ' '  ')
+        echo "cluster: could not drop the database $DB_NAME ($why); stop what uses it," \
+            "or keep it with --keep-db (make cluster KEEP_DB=1)" >&2
+        exit 1
+    fi
+fi
+if [ "$($PSQL -c "SELECT 1 FROM pg_database WHERE datname = '$DB_NAME'")" = 1 ]; then
+    echo "cluster: the database $DB_NAME kept, with the tables of the last run"
+else
+    $PSQL -c "CREATE DATABASE $DB_NAME" >/dev/null
+    echo "cluster: a fresh database $DB_NAME (make cluster KEEP_DB=1 keeps it next time)"
+fi
+
 # Started in the background by a script, the nodes may ignore Ctrl-C: the trap stops them.
 PIDS=""
 stop_nodes() {
@@ -130,8 +157,9 @@ stop_nodes() {
     fi
 }
 trap stop_nodes EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+# Ctrl-C is how this is meant to end: once the nodes are stopped, that is a success (make
+# would otherwise report "Error 130").
+trap 'exit 0' INT TERM
 
 i=1
 while [ "$i" -le "$NODES" ]; do

@@ -5,8 +5,11 @@
 # are installed with apt-get (skipped when present, so repeated runs are quick); as another
 # user, what is missing is reported and those tests skip. Writes the database URL to
 # $1/pg-url (default build/) once PostgreSQL answers. A server this script starts is marked
-# by $1/pg-started; `server-test-deps.sh DIR stop` stops that server (and only that one).
-# Likewise Redis: its URL in $1/redis-url, one this script starts marked by $1/redis-started.
+# by $1/pg-started, which records its bin directory, port and data directory (one a line);
+# `server-test-deps.sh DIR stop` stops that server (and only that one) by what the marker
+# says, whatever PG_PORT says then. Likewise Redis: its URL in $1/redis-url, one this
+# script starts marked by $1/redis-started (its port). A marker is removed only once its
+# server is down; a stop that fails keeps it, says so and exits 1, so it can be tried again.
 set -eu
 OUT=${1:-build}
 PORT=${PG_PORT:-54329}
@@ -19,23 +22,47 @@ rm -f "$OUT/pg-url" "$OUT/redis-url"
 is_root() { [ "$(id -u)" = 0 ]; }
 
 if [ "${2:-}" = stop ]; then
+    failed=0
     if [ -f "$OUT/redis-started" ]; then
         # The port it was started on, whatever REDIS_PORT says now.
         STARTED=$(cat "$OUT/redis-started")
-        rm -f "$OUT/redis-started"
         redis-cli -h 127.0.0.1 -p "$STARTED" shutdown nosave >/dev/null 2>&1 || true
-        echo "Redis for the server tests: stopped"
+        if [ "$(redis-cli -h 127.0.0.1 -p "$STARTED" ping 2>/dev/null)" = PONG ]; then
+            echo "Redis for the server tests: still running on port $STARTED;" \
+                "$OUT/redis-started kept" >&2
+            failed=1
+        else
+            rm -f "$OUT/redis-started"
+            echo "Redis for the server tests: stopped"
+        fi
     fi
-    [ -f "$OUT/pg-started" ] || exit 0
-    BIN=$(cat "$OUT/pg-started")
-    rm -f "$OUT/pg-started"
-    if is_root; then
-        runuser -u postgres -- "$BIN/pg_ctl" -D "$DIR" -m fast -w stop >/dev/null
-    else
-        "$BIN/pg_ctl" -D "$DIR" -m fast -w stop >/dev/null
+    if [ -f "$OUT/pg-started" ]; then
+        # Bin directory, port and data directory as started; a marker from before the port
+        # and directory were recorded holds the bin directory only.
+        BIN=$(sed -n 1p "$OUT/pg-started")
+        STARTED=$(sed -n 2p "$OUT/pg-started")
+        DATA=$(sed -n 3p "$OUT/pg-started")
+        STARTED=${STARTED:-$PORT}
+        DATA=${DATA:-/var/tmp/shedkit-pg-$STARTED}
+        if is_root; then RUN="runuser -u postgres --"; else RUN=""; fi
+        if why=$($RUN "$BIN/pg_ctl" -D "$DATA" -m fast -w stop 2>&1 >/dev/null); then
+            rm -f "$OUT/pg-started"
+            echo "PostgreSQL for the server tests: stopped (port $STARTED)"
+        else
+            # pg_ctl status exits 3 when no server runs there: already stopped by someone.
+            code=0
+            $RUN "$BIN/pg_ctl" -D "$DATA" status >/dev/null 2>&1 || code=$?
+            if [ "$code" = 3 ]; then
+                rm -f "$OUT/pg-started"
+                echo "PostgreSQL for the server tests: was not running (port $STARTED)"
+            else
+                echo "PostgreSQL for the server tests: could not stop the server on port" \
+                    "$STARTED (data $DATA); $OUT/pg-started kept. $why" >&2
+                failed=1
+            fi
+        fi
     fi
-    echo "PostgreSQL for the server tests: stopped"
-    exit 0
+    exit "$failed"
 fi
 
 need=""
@@ -101,7 +128,7 @@ if ! "$BIN/pg_isready" -q -h 127.0.0.1 -p "$PORT"; then
     fi
     $RUN "$BIN/pg_ctl" -D "$DIR" -l "$DIR/server.log" -w \
         -o "-c listen_addresses=127.0.0.1 -p $PORT -k $DIR" start >/dev/null
-    echo "$BIN" >"$OUT/pg-started"
+    printf '%s\n%s\n%s\n' "$BIN" "$PORT" "$DIR" >"$OUT/pg-started"
 fi
 PSQL="$BIN/psql -h 127.0.0.1 -p $PORT -U postgres -X -q -tA"
 if [ "$($PSQL -c "SELECT 1 FROM pg_database WHERE datname = 'shedkit_test'")" != 1 ]; then

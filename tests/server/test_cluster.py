@@ -68,6 +68,18 @@ def test_every_node_answers_every_url() -> None:
             time.sleep(0.1)
         stats = httpx.get(f"{b.url}/api/stats").json()
         assert stats["node"] == b.name and stats["cluster"]["nodes"] == 2
+        # The health check: what the node holds, and its database and Redis answering.
+        health = httpx.get(f"{b.url}/api/health")
+        assert health.status_code == 200, health.text
+        assert {k: type(v) for k, v in health.json().items()} == {
+            "ok": bool,
+            "node": str,
+            "tables": int,
+            "held": int,
+            "redis": bool,
+            "database": bool,
+        }
+        assert health.json()["node"] == b.name and health.json()["redis"] is True
 
         async def play() -> list[dict[str, Any]]:
             got: list[dict[str, Any]] = []
@@ -378,4 +390,5 @@ def test_tables_flow_back_to_a_node_that_joins() -> None:
                 got = httpx.get(f"{node.url}/api/tables/{tid}", timeout=30)
                 assert got.status_code == 200, (tid, node.name, got.text)
         stats = httpx.get(f"{a.url}/api/stats").json()["cluster"]
-        assert stats["handed_back"] >= 3 and stats["lost"] == 0
+        # Handed to the node under its share, not taken back by the one that handed it.
+        assert stats["handed_back"] >= 3 and stats["lost"] == 0 and stats["claimed"] == 0

@@ -130,3 +130,55 @@ def test_the_cluster_script_numbers_the_nodes_from_the_base_port() -> None:
         ["sh", str(CLUSTER_SH), "--nodes", "0", "--dry-run"], cwd=ROOT, capture_output=True
     )
     assert bad.returncode == 2
+
+
+@pytest.mark.parametrize(
+    ("argv", "env", "said"),
+    [
+        ([], {}, "would drop and create the database shedkit_cluster"),
+        (["--keep-db"], {}, "would keep the database shedkit_cluster"),
+        ([], {"KEEP_DB": "1"}, "would keep the database shedkit_cluster"),
+    ],
+)
+def test_the_cluster_starts_on_a_fresh_database_unless_told(
+    argv: list[str], env: dict[str, str], said: str
+) -> None:
+    if shutil.which("sh") is None:
+        pytest.skip("no sh here")
+    run = subprocess.run(
+        ["sh", str(CLUSTER_SH), "--nodes", "2", "--dry-run", *argv],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+        env={"PATH": "/usr/bin:/bin", **env},
+    )
+    assert said in run.stderr
+    assert len(run.stdout.splitlines()) == 2  # the nodes' command lines only
+    bad = subprocess.run(
+        ["sh", str(CLUSTER_SH), "--dry-run"],
+        cwd=ROOT,
+        capture_output=True,
+        env={"PATH": "/usr/bin:/bin", "KEEP_DB": "yes"},
+    )
+    assert bad.returncode == 2
+
+
+def test_a_failed_stop_keeps_its_marker_and_names_the_port_it_started_on(
+    tmp_path: Path,
+) -> None:
+    if shutil.which("sh") is None:
+        pytest.skip("no sh here")
+    marker = tmp_path / "pg-started"
+    # Bin directory, port and data directory as the script records them on a start.
+    recorded = f"{tmp_path / 'no-bin'}\n54338\n{tmp_path / 'no-data'}\n"
+    marker.write_text(recorded)
+    run = subprocess.run(
+        ["sh", str(ROOT / "scripts" / "server-test-deps.sh"), str(tmp_path), "stop"],
+        capture_output=True,
+        text=True,
+        env={"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "PG_PORT": "54329"},
+    )
+    assert run.returncode == 1
+    assert "port 54338" in run.stderr and "pg-started kept" in run.stderr
+    assert marker.read_text() == recorded

@@ -497,6 +497,13 @@ def build_parser(game: str | None = None) -> argparse.ArgumentParser:
         help="seconds a node holds its tables without renewing: how soon another node "
         "takes over the tables of one that died (default: 5)",
     )
+    serve.add_argument(
+        "--log-format",
+        choices=("text", "json"),
+        default="text",
+        help="log lines as text (time, level, node, table, message) or as one JSON "
+        "object per line, for a log collector (default: text)",
+    )
     arena = add_arena_parser(sub)
     # The arena takes the same rules option flags as play (--players 5 as --option players=5).
     _add_option_flags(arena, games)
@@ -550,6 +557,7 @@ def _serve(args: argparse.Namespace, out: Console, err: Console, stdin: TextIO) 
             cluster_url=args.cluster,
             node_id=args.node_id or _node_name(args.port),
             lease_ttl=args.lease,
+            log_format=args.log_format,
         )
         if args.cluster and not (args.db or "").startswith("postgresql"):
             raise ValueError("a cluster's nodes share one PostgreSQL: add --db postgresql://…")

@@ -66,6 +66,7 @@ from shedkit.protocol.views import Json, serialize_view
 from shedkit.server.catalogue import games_catalogue
 from shedkit.server.cluster import Cluster
 from shedkit.server.errors import ServerError
+from shedkit.server.health import Health
 from shedkit.server.howto import HOWTO_GAMES, howto
 from shedkit.server.inputs import MAX_INT, check_id, check_json, check_text
 from shedkit.server.manager import Manager
@@ -237,6 +238,7 @@ def create_app(
             storage.close()
 
     app = FastAPI(title="shedkit", lifespan=lifespan)
+    checks = Health()
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     if "*" not in base.trusted_hosts:
         app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(base.trusted_hosts))
@@ -478,9 +480,11 @@ def create_app(
         }
 
     @app.get("/api/health")
-    async def health(request: Request) -> Json:
-        """Ready to serve: for a load balancer's health checks."""
-        return {"ok": True, "node": base.node_id}
+    async def health(request: Request) -> JSONResponse:
+        """For a load balancer: 503 while the database does not answer, else 200 (also while
+        Redis does not: the node still serves its own tables). See `shedkit.server.health`."""
+        status, body = await checks.report(manager_of(request), base.node_id)
+        return JSONResponse(body, status)
 
     @app.websocket("/ws/{table_id}")
     async def play(websocket: WebSocket, table_id: str) -> None:

@@ -145,7 +145,12 @@ class Leases:
         return None if row is None else Holder(row.owner, int(row.fence), float(row.left))
 
     def hand_back(self, held: dict[str, Fence]) -> None:
-        """Let other nodes take these tables at once (a node shutting down cleanly)."""
+        """Let other nodes take these tables at once (a node shutting down cleanly, or
+        evening the load out).
+
+        The lease lapses now, not at the epoch: a node over its share waits a whole lease
+        before it may take one back, so a table handed back goes to a node under its share.
+        """
         if not held:
             return
         with self.engine.begin() as conn:
@@ -157,7 +162,7 @@ class Leases:
                         leases_t.c.owner == owner,
                         leases_t.c.fence == fence,
                     )
-                    .values(expires=0.0)
+                    .values(expires=db_now())
                 )
 
     def drop(self, table_id: str, fence: int) -> None:

@@ -7,6 +7,9 @@ connection closed), with one addition: a deadline for each request's head
 and then, is closed instead of held for ever. uvicorn's own settings do the rest:
 connections at once (``limit_concurrency``: 503 past it), idle keep-alive, WebSocket
 frame size, and a bounded graceful shutdown.
+
+Its log lines (time, level, node, table, message; or JSON) are set up by
+`shedkit.server.logs` for as long as the server runs.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 
 import shedkit
 from shedkit.server.app import create_app
+from shedkit.server.logs import configured
 from shedkit.server.settings import LOOPBACK_HOSTS, Settings
 from shedkit.server.storage import DEFAULT_URL
 
@@ -92,6 +96,7 @@ def uvicorn_config(app: Any, settings: Settings, host: str, port: int) -> uvicor
         ws_max_size=WS_MAX_SIZE,
         ws_per_message_deflate=False,
         log_level="warning",
+        access_log=False,
     )
 
 
@@ -146,8 +151,11 @@ def serve(
             )
 
     server = AnnouncingServer(uvicorn_config(app, base, host, port), announce)
+    # After the uvicorn configuration, which sets up uvicorn's loggers as it is made.
+    node = base.node_id if base.cluster_url is not None else "-"
     try:
-        server.run()
+        with configured(node, base.log_format):
+            server.run()
     except SystemExit:
         if getattr(getattr(server, "lifespan", None), "startup_failed", False):
             # The app could not start (its database or, on a cluster, Redis): logged above.

@@ -11,6 +11,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Final
 
+from shedkit.server.logs import FORMATS as LOG_FORMATS
+
 __all__ = ["LOOPBACK_HOSTS", "Settings", "TokenBucket"]
 
 #: Host names a server bound to loopback answers to by default.
@@ -76,6 +78,8 @@ class Settings:
     cluster_url: str | None = None
     node_id: str = ""
     lease_ttl: float = 5.0
+    # How `shedkit serve` writes its log lines (`shedkit.server.logs`): "text" or "json".
+    log_format: str = "text"
 
     def __post_init__(self) -> None:
         if self.turn_clock < 0 or self.time_bank < 0:
@@ -91,6 +95,8 @@ class Settings:
             raise ValueError("max_head is at least 1024 bytes and max_headers at least 10")
         if self.request_timeout <= 0 or self.keep_alive < 1:
             raise ValueError("request_timeout and keep_alive are positive")
+        if self.log_format not in LOG_FORMATS:
+            raise ValueError(f"--log-format is text or json, not {self.log_format!r}")
         if self.cluster_url is not None:
             if not self.cluster_url.startswith(("redis://", "rediss://", "unix://")):
                 raise ValueError(

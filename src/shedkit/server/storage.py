@@ -93,6 +93,21 @@ class Storage:
         connect_args: dict[str, Any] = {}
         if parsed.drivername.startswith("sqlite"):
             connect_args["check_same_thread"] = False
+        elif parsed.drivername.startswith("postgresql"):
+            # A database cut off (not refusing, just silent) must fail a node's writes and
+            # lease renewals within seconds, not hang them until the kernel gives up; the
+            # URL's own settings win.
+            connect_args = {
+                "connect_timeout": 5,
+                "keepalives": 1,
+                "keepalives_idle": 5,
+                "keepalives_interval": 2,
+                "keepalives_count": 3,
+                "tcp_user_timeout": 10_000,
+            }
+            for name in list(connect_args):
+                if name in parsed.query:
+                    del connect_args[name]
         self.engine: Engine = create_engine(
             url, connect_args=connect_args, json_serializer=column_json
         )
