@@ -45,6 +45,8 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 from redis.asyncio import BlockingConnectionPool, Redis
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
 from redis.exceptions import RedisError
 
 from shedkit.core.errors import ShedkitError
@@ -85,9 +87,16 @@ class Cluster:
         self.ttl = ttl
         # A bounded pool that waits for a free connection: a burst of sockets at one node
         # queues for Redis rather than failing.
-        # A Redis that does not answer must not hold the heartbeat: bounded connects.
+        # A Redis that does not answer must not hold the heartbeat: bounded connects. After
+        # a Redis restart every pooled connection is stale: a command that finds its
+        # connection closed is sent once more on a new one, instead of each stale
+        # connection looking like another outage.
         pool = BlockingConnectionPool.from_url(
-            url, max_connections=64, timeout=10, socket_connect_timeout=2.0
+            url,
+            max_connections=64,
+            timeout=10,
+            socket_connect_timeout=2.0,
+            retry=Retry(NoBackoff(), 1),
         )
         self.redis: Redis = Redis(connection_pool=pool)
         self.leases = Leases(manager.storage.engine, self.me, ttl)
