@@ -14,6 +14,7 @@ from tests.server.browser import CHROMIUM, FLAGS
 #: ``pytest -n`` (each file on one worker) end together instead of one waiting on another.
 SLOW_FIRST = (
     "tests/server/test_cluster.py",
+    "tests/server/test_faults.py",
     "tests/client/test_layout.py",
     "tests/server/test_crash.py",
     "tests/client/test_table_room.py",

@@ -73,11 +73,16 @@ class Nodes:
         self.lease, self.bot_delay, self.extra = lease, bot_delay, extra
         self.nodes: dict[str, Node] = {}
         self.started = 0
-        self.engine = create_engine(make_url(db).set(drivername="postgresql+psycopg"))
+        # Pinged before use: a test that restarts PostgreSQL reads through the restart.
+        self.engine = create_engine(
+            make_url(db).set(drivername="postgresql+psycopg"), pool_pre_ping=True
+        )
         logs.mkdir(parents=True, exist_ok=True)
 
-    def start(self, name: str | None = None, wait: bool = True) -> Node:
-        """Start a node (named ``n1``, ``n2``… unless ``name``); wait until it answers."""
+    def start(self, name: str | None = None, wait: bool = True, db: str | None = None) -> Node:
+        """Start a node (named ``n1``, ``n2``… unless ``name``); wait until it answers.
+
+        ``db``: the node's own URL of the shared database (through a proxy, say)."""
         self.started += 1
         # Redis channels are shared by all its databases: parallel test workers' nodes
         # must not share names.
@@ -89,7 +94,7 @@ class Nodes:
             "--port",
             "0",
             "--db",
-            self.db,
+            db or self.db,
             "--cluster",
             self.redis,
             "--node-id",
