@@ -44,8 +44,14 @@ table the dead node held has shown some person a state newer than the last one b
 the kill), the latency p99 of the moves whose send-to-answer lies outside that window
 (and of those inside it), the tables stalled outside it, and the states lost.
 
-Usage: ``python benchmarks/soak.py --nodes 1,2 [--minutes 2] [--tables 60]`` and
-``python benchmarks/soak.py --nodes 3 --kill-one [--minutes 2] [--tables 60]``
+``--freeze-one``: at half time the node holding the most tables is frozen (SIGSTOP) for
+``--freeze-for`` seconds (default 1.6 leases, past its lease, so its tables move), then
+woken (SIGCONT): it must find it lost them, and nothing it had queued may be stored. The
+same figures, the window running from the freeze, and how many of its tables moved.
+
+Usage: ``python benchmarks/soak.py --nodes 1,2 [--minutes 2] [--tables 60]``,
+``python benchmarks/soak.py --nodes 3 --kill-one [--minutes 2] [--tables 60]`` and
+``python benchmarks/soak.py --nodes 3 --freeze-one [--minutes 2] [--tables 60]``
 (``--lease``: the nodes' lease in seconds, default 5 as ``shedkit serve``). Node logs go
 to ``build/soak-cluster-logs/``.
 """
@@ -61,6 +67,7 @@ import os
 import platform
 import random
 import shutil
+import signal
 import sys
 import tempfile
 import time
@@ -363,9 +370,13 @@ async def kill_one(
     http: httpx.AsyncClient,
     at: float,
     until: float,
+    freeze_for: float | None = None,
 ) -> dict[str, Any]:
-    """At ``at``, ``kill -9`` the node holding the most tables and start a replacement;
+    """At ``at``, ``kill -9`` the node holding the most tables and start a replacement (or,
+    with ``freeze_for``, freeze it with SIGSTOP for that long and wake it with SIGCONT);
     then wait until every table it held has shown some person a newer state."""
+    if freeze_for is not None:
+        return await freeze_one(nodes, room, live, http, at, until, freeze_for)
     await asyncio.sleep(max(0.0, at - time.monotonic()))
     owners = await asyncio.to_thread(nodes.owners)
     held: dict[str, list[str]] = {}
@@ -417,6 +428,65 @@ async def kill_one(
     }
 
 
+async def freeze_one(
+    nodes: Nodes,
+    room: Room,
+    live: list[Node],
+    http: httpx.AsyncClient,
+    at: float,
+    until: float,
+    freeze_for: float,
+) -> dict[str, Any]:
+    """At ``at``, freeze the node holding the most tables past its lease (SIGSTOP), wake
+    it (SIGCONT) ``freeze_for`` seconds later; then wait until every table it held has
+    shown some person a newer state, wherever the table lives by then."""
+    await asyncio.sleep(max(0.0, at - time.monotonic()))
+    owners = await asyncio.to_thread(nodes.owners)
+    held: dict[str, list[str]] = {}
+    for tid, name in owners.items():
+        held.setdefault(name, []).append(tid)
+    victim = max(live, key=lambda n: len(held.get(n.name, [])))
+    busy = sorted(held.get(victim.name, []))
+    sockets = await sockets_at(http, live, at)
+    # People who connect meanwhile go to the other nodes, as a load balancer whose health
+    # check no longer hears from the frozen one would send them.
+    room.bases[:] = [n.url for n in live if n is not victim]
+    before = {tid: room.tops.get(tid, 0) for tid in busy}
+    victim.process.send_signal(signal.SIGSTOP)
+    frozen_at = time.monotonic()
+    resumed: dict[str, float] = {}
+    woken = False
+    try:
+        while (len(resumed) < len(busy) and time.monotonic() < until) or not woken:
+            if not woken and time.monotonic() - frozen_at >= freeze_for:
+                victim.process.send_signal(signal.SIGCONT)
+                woken = True
+                room.bases[:] = [n.url for n in live]
+            for tid in busy:
+                if tid not in resumed and room.tops.get(tid, 0) > before[tid]:
+                    resumed[tid] = round(time.monotonic() - frozen_at, 3)
+            await asyncio.sleep(0.05)
+    finally:
+        victim.process.send_signal(signal.SIGCONT)
+        room.bases[:] = [n.url for n in live]
+    after = await asyncio.to_thread(nodes.owners)
+    window = max(resumed.values(), default=0.0) if len(resumed) == len(busy) else until - frozen_at
+    times = sorted(resumed.values())
+    return {
+        "victim": victim.name,
+        "victim_tables": len(busy),
+        "frozen_s": freeze_for,
+        "moved": sum(1 for tid in busy if after.get(tid) != victim.name),
+        "killed_at": frozen_at,
+        "window_s": round(max(window, freeze_for), 2),
+        "resumed_median_s": times[len(times) // 2] if times else None,
+        "resumed_max_s": times[-1] if times else None,
+        "not_resumed": sorted(set(busy) - set(resumed)),
+        "resumed_s": resumed,
+        **sockets,
+    }
+
+
 async def cluster_soak(
     args: argparse.Namespace, nodes: Nodes
 ) -> tuple[dict[str, Any], list[Person], dict[str, str]]:
@@ -453,19 +523,21 @@ async def cluster_soak(
             watch(lambda: room.pick(pick), list(games), until, args.stall)
         )
         half = start + 30 * args.minutes
-        if args.kill_one:
-            midway = kill_one(nodes, room, live, http, half, until)
+        fault = args.kill_one or args.freeze_one
+        if fault:
+            freeze_for = (args.freeze_for or 1.6 * args.lease) if args.freeze_one else None
+            midway = kill_one(nodes, room, live, http, half, until, freeze_for)
         else:
             midway = sockets_at(http, live, half)
         middle = asyncio.create_task(midway)
         await asyncio.gather(*(p.run(until) for p in people))
         watched = await watcher
         found = await middle
-        failover = found if args.kill_one else None
+        failover = found if fault else None
         elapsed = time.monotonic() - start
         after = await node_stats(http, live)
         memory_end = {n.name: round(rss_mb(n.process.pid), 1) for n in live}
-    if failover is not None:
+    if failover is not None and "victim_stats" in failover:
         after[failover["victim"]] = failover.pop("victim_stats")
     relayed, sockets = found.pop("relayed_sockets_at_half"), found.pop("sockets_at_half")
     kinds = {k: sum(1 for p in people if p.kind == k) for k in sorted(set(KINDS))}
@@ -647,6 +719,8 @@ def run_cluster(args: argparse.Namespace, counts: list[int]) -> dict[str, Any]:
             "lease": args.lease,
             "seed": args.seed,
             "kill_one": args.kill_one,
+            "freeze_one": args.freeze_one,
+            "freeze_for": args.freeze_for,
         },
         "runs": runs,
     }
@@ -684,9 +758,15 @@ def print_cluster(figures: dict[str, Any]) -> None:
         f = r.get("failover")
         if f is None:
             continue
+        what = (
+            f"froze {f['victim']} for {f['frozen_s']:g} s holding {f['victim_tables']} tables "
+            f"({f['moved']} moved)"
+            if "frozen_s" in f
+            else f"killed {f['victim']} holding {f['victim_tables']} tables, replaced by "
+            f"{f['replacement']}"
+        )
         print(
-            f"failover ({r['nodes']} nodes): killed {f['victim']} holding {f['victim_tables']} "
-            f"tables, replaced by {f['replacement']}; window {f['window_s']} s (resumed median "
+            f"failover ({r['nodes']} nodes): {what}; window {f['window_s']} s (resumed median "
             f"{f['resumed_median_s']} s, max {f['resumed_max_s']} s, not resumed "
             f"{len(f['not_resumed'])})"
         )
@@ -710,8 +790,10 @@ def cluster_main(args: argparse.Namespace) -> int:
         raise SystemExit(f"--nodes is a comma list of counts, not {args.nodes!r}") from None
     if not counts or min(counts) < 1:
         raise SystemExit("--nodes: each count is at least 1")
-    if args.kill_one and min(counts) < 2:
-        raise SystemExit("--kill-one needs at least 2 nodes (another must take the tables)")
+    if (args.kill_one or args.freeze_one) and min(counts) < 2:
+        raise SystemExit(
+            "--kill-one and --freeze-one need at least 2 nodes (another must take the tables)"
+        )
     figures = run_cluster(args, counts)
     print(
         f"soak on a cluster: {args.tables} tables of 2 people and bots for {args.minutes} min "
@@ -748,6 +830,14 @@ def main() -> int:
     parser.add_argument(
         "--kill-one", action="store_true", help="cluster mode: kill -9 a node at half time"
     )
+    parser.add_argument(
+        "--freeze-one",
+        action="store_true",
+        help="cluster mode: freeze a node (SIGSTOP) past its lease at half time, then wake it",
+    )
+    parser.add_argument(
+        "--freeze-for", type=float, help="cluster mode: seconds frozen (default 1.6 leases)"
+    )
     parser.add_argument("--pg", default=default_pg(), help="cluster mode: PostgreSQL server URL")
     parser.add_argument("--redis", default=default_redis(), help="cluster mode: Redis URL")
     parser.add_argument("--lease", type=float, default=5.0, help="cluster mode: lease (5 s)")
@@ -757,8 +847,8 @@ def main() -> int:
     args = parser.parse_args()
     if args.nodes is not None:
         return cluster_main(args)
-    if args.kill_one:
-        parser.error("--kill-one needs --nodes")
+    if args.kill_one or args.freeze_one:
+        parser.error("--kill-one and --freeze-one need --nodes")
     load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as tmp:
         clocks = ("--turn-clock", str(args.turn_clock), "--time-bank", "2", "--away-after", "5")
