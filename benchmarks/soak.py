@@ -47,7 +47,9 @@ the kill), the latency p99 of the moves whose send-to-answer lies outside that w
 ``--freeze-one``: at half time the node holding the most tables is frozen (SIGSTOP) for
 ``--freeze-for`` seconds (default 1.6 leases, past its lease, so its tables move), then
 woken (SIGCONT): it must find it lost them, and nothing it had queued may be stored. The
-same figures, the window running from the freeze, and how many of its tables moved.
+same figures, the window running from the freeze and lasting it at the least (the people
+connected to the frozen node hear nothing until it wakes), and how many of its tables
+changed owner (a table stays if the node wakes before another takes it).
 
 Usage: ``python benchmarks/soak.py --nodes 1,2 [--minutes 2] [--tables 60]``,
 ``python benchmarks/soak.py --nodes 3 --kill-one [--minutes 2] [--tables 60]`` and
@@ -71,7 +73,7 @@ import signal
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -363,6 +365,63 @@ async def sockets_at(http: httpx.AsyncClient, live: list[Node], at: float) -> di
     }
 
 
+async def busiest_at(nodes: Nodes, live: list[Node], at: float) -> tuple[Node, list[str]]:
+    """At ``at``, the live node holding the most tables, and those tables."""
+    await asyncio.sleep(max(0.0, at - time.monotonic()))
+    owners = await asyncio.to_thread(nodes.owners)
+    held: dict[str, list[str]] = {}
+    for tid, name in owners.items():
+        held.setdefault(name, []).append(tid)
+    victim = max(live, key=lambda n: len(held.get(n.name, [])))
+    return victim, sorted(held.get(victim.name, []))
+
+
+async def until_resumed(
+    room: Room,
+    busy: list[str],
+    since: float,
+    until: float,
+    step: Callable[[float], Awaitable[bool]],
+) -> dict[str, float]:
+    """Each table of ``busy``: seconds from ``since`` until a person is shown a newer state
+    than now. Polls until all have one (or ``until`` passes), and in any case until
+    ``step``, called each round with the seconds since ``since``, says its part is done."""
+    before = {tid: room.tops.get(tid, 0) for tid in busy}
+    resumed: dict[str, float] = {}
+    done = False
+    while not done or (len(resumed) < len(busy) and time.monotonic() < until):
+        for tid in busy:
+            if tid not in resumed and room.tops.get(tid, 0) > before[tid]:
+                resumed[tid] = round(time.monotonic() - since, 3)
+        done = done or await step(time.monotonic() - since)
+        await asyncio.sleep(0.05)
+    return resumed
+
+
+def fault_figures(
+    victim: Node,
+    busy: list[str],
+    resumed: dict[str, float],
+    at: float,
+    until: float,
+    least: float = 0.0,
+) -> dict[str, Any]:
+    """A fault at ``at`` to ``victim``: its window (``least`` s at the least) lasts until
+    every table of ``busy`` resumed, or to ``until`` if one never did."""
+    window = max(resumed.values(), default=0.0) if len(resumed) == len(busy) else until - at
+    times = sorted(resumed.values())
+    return {
+        "victim": victim.name,
+        "victim_tables": len(busy),
+        "fault_at": at,
+        "window_s": round(max(window, least), 2),
+        "resumed_median_s": times[len(times) // 2] if times else None,
+        "resumed_max_s": times[-1] if times else None,
+        "not_resumed": sorted(set(busy) - set(resumed)),
+        "resumed_s": resumed,
+    }
+
+
 async def kill_one(
     nodes: Nodes,
     room: Room,
@@ -370,20 +429,10 @@ async def kill_one(
     http: httpx.AsyncClient,
     at: float,
     until: float,
-    freeze_for: float | None = None,
 ) -> dict[str, Any]:
-    """At ``at``, ``kill -9`` the node holding the most tables and start a replacement (or,
-    with ``freeze_for``, freeze it with SIGSTOP for that long and wake it with SIGCONT);
-    then wait until every table it held has shown some person a newer state."""
-    if freeze_for is not None:
-        return await freeze_one(nodes, room, live, http, at, until, freeze_for)
-    await asyncio.sleep(max(0.0, at - time.monotonic()))
-    owners = await asyncio.to_thread(nodes.owners)
-    held: dict[str, list[str]] = {}
-    for tid, name in owners.items():
-        held.setdefault(name, []).append(tid)
-    victim = max(live, key=lambda n: len(held.get(n.name, [])))
-    busy = sorted(held.get(victim.name, []))
+    """At ``at``, ``kill -9`` the node holding the most tables and start a replacement; then
+    wait until every table it held has shown some person a newer state."""
+    victim, busy = await busiest_at(nodes, live, at)
     # Its counters die with it: the last reading stands for its share of the moves.
     last = (await node_stats(http, [victim]))[victim.name]
     sockets = await sockets_at(http, live, at)
@@ -391,38 +440,22 @@ async def kill_one(
     room.bases[:] = [n.url for n in live]
     nodes.kill(victim.name)
     killed_at = time.monotonic()
-    before = {tid: room.tops.get(tid, 0) for tid in busy}
     replacement = nodes.start(wait=False)
-    ready: asyncio.Task[None] | None = asyncio.create_task(
-        asyncio.to_thread(nodes.wait_ready, replacement)
-    )
-    resumed: dict[str, float] = {}
-    while len(resumed) < len(busy) and time.monotonic() < until:
-        for tid in busy:
-            if tid not in resumed and room.tops.get(tid, 0) > before[tid]:
-                resumed[tid] = round(time.monotonic() - killed_at, 3)
-        if ready is not None and ready.done():
-            await ready
-            ready = None
-            live.append(replacement)
-            room.bases[:] = [n.url for n in live]
-        await asyncio.sleep(0.05)
-    if ready is not None:
+    ready = asyncio.create_task(asyncio.to_thread(nodes.wait_ready, replacement))
+
+    async def joined(_: float) -> bool:
+        # People are sent to the replacement only once it answers.
+        if not ready.done():
+            return False
         await ready
         live.append(replacement)
         room.bases[:] = [n.url for n in live]
-    window = max(resumed.values(), default=0.0) if len(resumed) == len(busy) else until - killed_at
-    times = sorted(resumed.values())
+        return True
+
+    resumed = await until_resumed(room, busy, killed_at, until, joined)
     return {
-        "victim": victim.name,
-        "victim_tables": len(busy),
+        **fault_figures(victim, busy, resumed, killed_at, until),
         "replacement": replacement.name,
-        "killed_at": killed_at,
-        "window_s": round(window, 2),
-        "resumed_median_s": times[len(times) // 2] if times else None,
-        "resumed_max_s": times[-1] if times else None,
-        "not_resumed": sorted(set(busy) - set(resumed)),
-        "resumed_s": resumed,
         "victim_stats": last,
         **sockets,
     }
@@ -437,52 +470,36 @@ async def freeze_one(
     until: float,
     freeze_for: float,
 ) -> dict[str, Any]:
-    """At ``at``, freeze the node holding the most tables past its lease (SIGSTOP), wake
-    it (SIGCONT) ``freeze_for`` seconds later; then wait until every table it held has
-    shown some person a newer state, wherever the table lives by then."""
-    await asyncio.sleep(max(0.0, at - time.monotonic()))
-    owners = await asyncio.to_thread(nodes.owners)
-    held: dict[str, list[str]] = {}
-    for tid, name in owners.items():
-        held.setdefault(name, []).append(tid)
-    victim = max(live, key=lambda n: len(held.get(n.name, [])))
-    busy = sorted(held.get(victim.name, []))
+    """At ``at``, freeze the node holding the most tables (SIGSTOP) and wake it (SIGCONT)
+    ``freeze_for`` seconds later; then wait until every table it held has shown some person
+    a newer state, wherever the table lives by then. The window lasts the freeze at the
+    least: the people connected to the frozen node hear nothing until it wakes."""
+    victim, busy = await busiest_at(nodes, live, at)
     sockets = await sockets_at(http, live, at)
     # People who connect meanwhile go to the other nodes, as a load balancer whose health
     # check no longer hears from the frozen one would send them.
     room.bases[:] = [n.url for n in live if n is not victim]
-    before = {tid: room.tops.get(tid, 0) for tid in busy}
     victim.process.send_signal(signal.SIGSTOP)
     frozen_at = time.monotonic()
-    resumed: dict[str, float] = {}
-    woken = False
-    try:
-        while (len(resumed) < len(busy) and time.monotonic() < until) or not woken:
-            if not woken and time.monotonic() - frozen_at >= freeze_for:
-                victim.process.send_signal(signal.SIGCONT)
-                woken = True
-                room.bases[:] = [n.url for n in live]
-            for tid in busy:
-                if tid not in resumed and room.tops.get(tid, 0) > before[tid]:
-                    resumed[tid] = round(time.monotonic() - frozen_at, 3)
-            await asyncio.sleep(0.05)
-    finally:
+
+    async def wake(frozen: float) -> bool:
+        if frozen < freeze_for:
+            return False
         victim.process.send_signal(signal.SIGCONT)
         room.bases[:] = [n.url for n in live]
-    after = await asyncio.to_thread(nodes.owners)
-    window = max(resumed.values(), default=0.0) if len(resumed) == len(busy) else until - frozen_at
-    times = sorted(resumed.values())
+        return True
+
+    try:
+        resumed = await until_resumed(room, busy, frozen_at, until, wake)
+    finally:
+        # Whatever failed, a node left stopped would never stop cleanly.
+        victim.process.send_signal(signal.SIGCONT)
+        room.bases[:] = [n.url for n in live]
+    owners = await asyncio.to_thread(nodes.owners)
     return {
-        "victim": victim.name,
-        "victim_tables": len(busy),
+        **fault_figures(victim, busy, resumed, frozen_at, until, least=freeze_for),
         "frozen_s": freeze_for,
-        "moved": sum(1 for tid in busy if after.get(tid) != victim.name),
-        "killed_at": frozen_at,
-        "window_s": round(max(window, freeze_for), 2),
-        "resumed_median_s": times[len(times) // 2] if times else None,
-        "resumed_max_s": times[-1] if times else None,
-        "not_resumed": sorted(set(busy) - set(resumed)),
-        "resumed_s": resumed,
+        "moved": sum(1 for tid in busy if owners.get(tid) != victim.name),
         **sockets,
     }
 
@@ -524,9 +541,10 @@ async def cluster_soak(
         )
         half = start + 30 * args.minutes
         fault = args.kill_one or args.freeze_one
-        if fault:
-            freeze_for = (args.freeze_for or 1.6 * args.lease) if args.freeze_one else None
-            midway = kill_one(nodes, room, live, http, half, until, freeze_for)
+        if args.kill_one:
+            midway = kill_one(nodes, room, live, http, half, until)
+        elif args.freeze_one:
+            midway = freeze_one(nodes, room, live, http, half, until, args.freeze_for)
         else:
             midway = sockets_at(http, live, half)
         middle = asyncio.create_task(midway)
@@ -574,7 +592,7 @@ def outside_window(
     stalls: dict[str, list[list[float]]],
 ) -> dict[str, Any]:
     """The failover's figures, with the latency and the stalls outside its window."""
-    begin = failover.pop("killed_at")
+    begin = failover.pop("fault_at")
     end = begin + failover["window_s"]
     outside: list[float] = []
     inside: list[float] = []
@@ -672,7 +690,8 @@ def run_cluster(args: argparse.Namespace, counts: list[int]) -> dict[str, Any]:
     sys.path.insert(0, str(ROOT))  # the nodes' harness lives with the tests
     from redis import Redis
 
-    from tests.server.cluster_nodes import Nodes, drop_database, fresh_database
+    from tests.server.cluster_nodes import Nodes
+    from tests.server.databases import drop_database, fresh_database
 
     if not args.pg:
         raise SystemExit("no PostgreSQL server: give --pg or set SHEDKIT_TEST_PG_URL")
@@ -794,6 +813,12 @@ def cluster_main(args: argparse.Namespace) -> int:
         raise SystemExit(
             "--kill-one and --freeze-one need at least 2 nodes (another must take the tables)"
         )
+    if args.kill_one and args.freeze_one:
+        raise SystemExit("--kill-one or --freeze-one: one fault a run")
+    if args.freeze_for is not None and (not args.freeze_one or args.freeze_for <= 0):
+        raise SystemExit("--freeze-for: a positive number of seconds, with --freeze-one")
+    if args.freeze_one and args.freeze_for is None:
+        args.freeze_for = round(1.6 * args.lease, 3)  # past the lease: its tables move
     figures = run_cluster(args, counts)
     print(
         f"soak on a cluster: {args.tables} tables of 2 people and bots for {args.minutes} min "

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
+import time
 from typing import TYPE_CHECKING
 
 from shedkit.server.relay import MOVED
@@ -41,6 +42,17 @@ class Balance:
         #: Tables handed back, for /api/stats.
         self.handed = 0
         self._load: dict[str, int] = {}
+        # When this node handed each table back (monotonic): it does not take them back
+        # for a while, so a table cannot go back and forth while the others are slow.
+        self._handed_at: dict[str, float] = {}
+
+    def handed_lately(self) -> frozenset[str]:
+        """The tables this node handed back within the last three leases."""
+        since = time.monotonic() - 3 * self.cluster.ttl
+        for table_id, at in list(self._handed_at.items()):
+            if at < since:
+                del self._handed_at[table_id]
+        return frozenset(self._handed_at)
 
     def may_claim(self) -> bool:
         """True while this node holds fewer tables than its share (or its share is unknown)."""
@@ -99,6 +111,7 @@ class Balance:
         for conn in list(table.connections):
             conn.shut(MOVED)
         await asyncio.to_thread(c.leases.hand_back, {table_id: held})
+        self._handed_at[table_id] = time.monotonic()
         self.handed += 1
         log.info(
             "cluster: node %s handed table %s back (fence %d) to even the load",

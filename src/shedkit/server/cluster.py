@@ -252,11 +252,16 @@ class Cluster:
             await asyncio.sleep(self.ttl / 4 * (0.5 + random.random()))
             try:
                 await self.balance.measure()
-                taken = await asyncio.to_thread(self.leases.claim, self.balance.room(16))
+                lately = self.balance.handed_lately()
+                taken = await asyncio.to_thread(
+                    self.leases.claim, self.balance.room(16), 0.0, lately
+                )
                 if len(taken) < 16:
-                    # A lease lapsed for a whole lease more is anyone's: no table waits on
-                    # the balance.
-                    taken += await asyncio.to_thread(self.leases.claim, 16 - len(taken), self.ttl)
+                    # A lease lapsed for a whole lease more is anyone's (but for those this
+                    # node just handed back): no table waits on the balance.
+                    taken += await asyncio.to_thread(
+                        self.leases.claim, 16 - len(taken), self.ttl, lately
+                    )
                 for table_id, fence in taken:
                     await self._adopt(table_id, fence)
             except Exception as err:
@@ -402,9 +407,12 @@ class Cluster:
                     return holder.owner
                 await asyncio.sleep(min(holder.left, self.ttl / 4) + 0.05)
                 continue
-            if -holder.left < self.ttl and not self.balance.may_claim():
+            lapsed_for = -holder.left
+            if (lapsed_for < self.ttl and not self.balance.may_claim()) or (
+                lapsed_for < 3 * self.ttl and table_id in self.balance.handed_lately()
+            ):
                 # A node under its share takes it first (the balance).
-                await asyncio.sleep(min(self.ttl / 4, self.ttl + holder.left) + 0.05)
+                await asyncio.sleep(self.ttl / 8 + 0.05)
                 continue
             fence = await asyncio.to_thread(self.leases.claim_one, table_id)
             if fence is not None:

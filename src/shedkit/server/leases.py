@@ -90,14 +90,19 @@ class Leases:
             or (t not in now and held[t][1] > 1)
         }
 
-    def claim(self, limit: int, lapsed_for: float = 0.0) -> list[Fence]:
+    def claim(
+        self, limit: int, lapsed_for: float = 0.0, besides: frozenset[str] = frozenset()
+    ) -> list[Fence]:
         """Take up to ``limit`` leases lapsed at least ``lapsed_for`` seconds ago, in random
-        order; return ``(table, fence)``."""
+        order, none of ``besides``; return ``(table, fence)``."""
         if limit <= 0:
             return []
         lapsed = (
             select(leases_t.c.table_id)
-            .where(leases_t.c.expires < db_now() - lapsed_for)
+            .where(
+                leases_t.c.expires < db_now() - lapsed_for,
+                leases_t.c.table_id.not_in(besides),
+            )
             .order_by(func.random())
             .limit(limit)
             .with_for_update(skip_locked=True)
