@@ -11,14 +11,16 @@ from __future__ import annotations
 import contextlib
 import os
 import pwd
+import random
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 __all__ = ["Private", "Proxy", "Unavailable", "free_port"]
 
@@ -27,15 +29,46 @@ class Unavailable(RuntimeError):
     """PostgreSQL's or Redis's programs are not installed here."""
 
 
+def _ephemeral_low() -> int:
+    try:
+        return int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 32768
+
+
+def _bindable(port: int) -> bool:
+    with socket.socket() as sock:
+        try:
+            sock.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
+
+
 def free_port() -> int:
-    """A loopback port nothing listens on now."""
+    """A loopback port nothing listens on now, below the kernel's ephemeral range.
+
+    A server stopped by a fault is started again on the same port, and a port the kernel
+    hands out (to ``--port 0`` servers of the tests running in parallel, or as the source
+    port of a connection) could be taken meanwhile; the kernel never hands these out.
+    """
+    low = _ephemeral_low()
+    rng = random.SystemRandom()  # parallel runs must not pick the same ports
+    if low > 20_000:
+        for _ in range(200):
+            port = rng.randrange(20_000, low)
+            if _bindable(port):
+                return port
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
 
 
 def _pg_bin() -> Path:
-    found = sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"))
+    found = sorted(
+        Path("/usr/lib/postgresql").glob("*/bin/initdb"),
+        key=lambda p: int(p.parent.parent.name) if p.parent.parent.name.isdigit() else 0,
+    )
     if found:
         return found[-1].parent
     initdb = shutil.which("initdb")
@@ -44,27 +77,37 @@ def _pg_bin() -> Path:
     return Path(initdb).parent
 
 
-def _wait(check: Any, what: str, timeout: float = 30.0) -> None:
+def _wait(check: Callable[[], bool], what: str, timeout: float = 30.0) -> None:
     deadline = time.monotonic() + timeout
     while not check():
         if time.monotonic() > deadline:
-            raise TimeoutError(f"{what} did not come up")
+            raise TimeoutError(f"{what} did not come up within {timeout:g} s")
         time.sleep(0.05)
 
 
-def _answers(port: int) -> bool:
-    with socket.socket() as sock:
-        sock.settimeout(0.5)
-        return sock.connect_ex(("127.0.0.1", port)) == 0
+def _redis_pong(port: int) -> bool:
+    """True if a Redis answers PING on ``port`` (not merely something listening)."""
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=0.5) as sock:
+            sock.sendall(b"PING\r\n")
+            return sock.recv(16).startswith(b"+PONG")
+    except OSError:
+        return False
 
 
 class Private:
-    """A PostgreSQL server and a Redis server for one test module, each stoppable."""
+    """A PostgreSQL server and a Redis server for one test module, each stoppable.
 
-    def __init__(self) -> None:
+    Their logs are copied to ``logs`` (if given) when they are closed.
+    """
+
+    def __init__(self, logs: Path | None = None) -> None:
         self.root = Path(tempfile.mkdtemp(prefix="shedkit-faults-"))
+        self.logs = logs
         self.pg_port = free_port()
         self.redis_port = free_port()
+        while self.redis_port == self.pg_port:
+            self.redis_port = free_port()
         self.redis: subprocess.Popen[bytes] | None = None
         self.pg_bin = Path()
         self.user: str | None = None
@@ -101,8 +144,16 @@ class Private:
         if self.user is not None:
             command = ["runuser", "-u", self.user, "--", *command]
         # Not captured: a server started by pg_ctl would hold a captured pipe open for
-        # ever, and the call would never return.
-        subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        # ever, and the call would never return. From the data's parent: the postgres
+        # user may not enter the directory the tests run in.
+        subprocess.run(
+            command,
+            check=True,
+            cwd=self.root,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            timeout=120,
+        )
 
     def start_pg(self) -> None:
         """Start PostgreSQL (fsync off: the test needs no durability from the disk)."""
@@ -123,21 +174,42 @@ class Private:
         )  # fmt: skip
 
     def stop_pg(self) -> None:
-        """Stop PostgreSQL (if it runs)."""
-        with contextlib.suppress(subprocess.CalledProcessError):
+        """Stop PostgreSQL (if it runs); kill it if pg_ctl cannot."""
+        pid_file = self.root / "pg" / "postmaster.pid"
+        if not pid_file.exists():
+            return
+        with contextlib.suppress(subprocess.SubprocessError):
             self._pg("pg_ctl", "-D", str(self.root / "pg"), "-m", "immediate", "-w", "stop")
+        # Never leave a server running on a data directory about to be removed; but only
+        # ours: a stale pid file may name another process by now.
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            pid = int(pid_file.read_text().split()[0])
+            if str(self.root).encode() in Path(f"/proc/{pid}/cmdline").read_bytes():
+                os.kill(pid, signal.SIGKILL)
 
     def start_redis(self) -> None:
         """Start Redis on its port, with nothing kept on disk."""
-        self.redis = subprocess.Popen(
-            [
-                "redis-server", "--port", str(self.redis_port), "--bind", "127.0.0.1",
-                "--save", "", "--appendonly", "no", "--dir", str(self.root),
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )  # fmt: skip
-        _wait(lambda: _answers(self.redis_port), "Redis")
+        log = open(self.root / "redis.log", "ab")  # noqa: SIM115 (the process holds it)
+        with log:
+            self.redis = subprocess.Popen(
+                [
+                    "redis-server", "--port", str(self.redis_port), "--bind", "127.0.0.1",
+                    "--save", "", "--appendonly", "no", "--daemonize", "no",
+                    "--dir", str(self.root),
+                ],
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )  # fmt: skip
+        process = self.redis
+
+        def up() -> bool:
+            if process.poll() is not None:
+                raise RuntimeError(
+                    f"redis-server exited ({process.returncode}) on port {self.redis_port}"
+                )
+            return _redis_pong(self.redis_port)
+
+        _wait(up, "Redis")
 
     def stop_redis(self) -> None:
         """Kill Redis: its clients see connections refused until `start_redis`."""
@@ -147,9 +219,14 @@ class Private:
         self.redis = None
 
     def close(self) -> None:
-        """Stop both servers and remove their files."""
+        """Stop both servers, keep their logs, and remove their files."""
         self.stop_redis()
         self.stop_pg()
+        if self.logs is not None:
+            self.logs.mkdir(parents=True, exist_ok=True)
+            for name in ("pg.log", "redis.log"):
+                with contextlib.suppress(OSError):
+                    shutil.copyfile(self.root / name, self.logs / name)
         shutil.rmtree(self.root, ignore_errors=True)
 
 
@@ -163,12 +240,13 @@ class Proxy:
         self.lock = threading.Lock()
         self.conns: list[socket.socket] = []
         self.listener: socket.socket | None = None
-        self.closed = False
         self.heal()
 
     def heal(self) -> None:
         """Listen again: new connections go through."""
         with self.lock:
+            if self.listener is not None:
+                return
             listener = socket.socket()
             listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             listener.bind(("127.0.0.1", self.port))
@@ -182,6 +260,9 @@ class Proxy:
             listener, self.listener = self.listener, None
             conns, self.conns = self.conns, []
         if listener is not None:
+            # shutdown first: close alone does not wake a thread blocked in accept.
+            with contextlib.suppress(OSError):
+                listener.shutdown(socket.SHUT_RDWR)
             listener.close()
         for conn in conns:
             with contextlib.suppress(OSError):
@@ -190,7 +271,6 @@ class Proxy:
 
     def close(self) -> None:
         """Cut for good."""
-        self.closed = True
         self.cut()
 
     def _accept(self, listener: socket.socket) -> None:
@@ -207,6 +287,7 @@ class Proxy:
             upstream.settimeout(None)
             with self.lock:
                 if self.listener is not listener:
+                    # Cut while this one was connecting: it must not get through.
                     client.close()
                     upstream.close()
                     return
@@ -222,6 +303,7 @@ class Proxy:
         except OSError:
             pass
         finally:
+            # Either side ending ends the pair, as a TCP connection through a router does.
             for sock in (src, dst):
                 with contextlib.suppress(OSError):
                     sock.shutdown(socket.SHUT_RDWR)
