@@ -105,7 +105,7 @@ class Balance:
         if table is None or held is None:
             return
         # From here nothing is made under this hold: no write, no message.
-        table.lost = True
+        table.lost = table.handed = True
         manager._forget(table)
         await stored(manager.storage)
         for conn in list(table.connections):

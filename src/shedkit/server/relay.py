@@ -83,7 +83,7 @@ async def on_table(manager: Manager, table_id: str, op: str, args: Json) -> Any:
         if op not in CHANGES:
             return result
         await stored(manager.storage)
-        if cluster is None or table is None or not table.lost:
+        if cluster is None or table is None or not table.lost or table.handed:
             return result
     assert cluster is not None
     return await cluster.relay.call(table_id, op, args)
@@ -369,7 +369,7 @@ class Relay:
         def answer() -> None:
             # A table lost to another node meanwhile had this change dropped, not stored:
             # the caller asks the new owner instead.
-            lost = table is not None and table.lost
+            lost = table is not None and table.lost and not table.handed
             self.send(caller, "r", rid, moved if lost else frame)
 
         # Answered once what the call changed is stored: a seat taken survives a failover.

@@ -187,6 +187,9 @@ class TableRuntime:
     # every write of this state carries it, and the storage refuses it once the lease
     # holds another.
     fence: int = 0
+    # Set when this node handed the table to another one after storing all it made: the
+    # changes made before are stored (unlike a table ``lost``), so they stand.
+    handed: bool = False
 
     def __post_init__(self) -> None:
         self.game = shedkit.make(self.game_name, preset=self.preset, **self.options)
