@@ -41,7 +41,8 @@ import logging
 import random
 import secrets
 import time
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import orjson
 from redis.asyncio import BlockingConnectionPool, Redis
@@ -52,7 +53,7 @@ from redis.exceptions import RedisError
 from shedkit.core.errors import ShedkitError
 from shedkit.protocol.views import Json
 from shedkit.server.balance import Balance
-from shedkit.server.errors import ServerError
+from shedkit.server.errors import ServerError, try_again
 from shedkit.server.inputs import check_id
 from shedkit.server.leases import Leases
 from shedkit.server.limits import Limits
@@ -110,8 +111,7 @@ class Cluster:
         self.lost = 0
         #: When Redis stopped answering (monotonic), or None while it answers.
         self.redis_down: float | None = None
-        #: When the leases were last renewed (monotonic), and when renewing began failing.
-        self.renewed = time.monotonic()
+        #: When renewing the leases began failing (monotonic), or None while it works.
         self.renew_failing: float | None = None
         self.limits = Limits(self)
         self.balance = Balance(self)
@@ -197,7 +197,6 @@ class Cluster:
                 time.monotonic() - self.renew_failing,
             )
             self.renew_failing = None
-        self.renewed = started
         for table_id in lost:
             fence = self.fences.get(table_id)
             if fence is not None:
@@ -315,7 +314,7 @@ class Cluster:
             extra={"table": table_id},
         )
 
-    def _threadsafe(self, step: Any) -> Any:
+    def _threadsafe(self, step: Callable[[str, int], None]) -> Callable[[str, int], None]:
         """``step(table_id, fence)`` run on the event loop, called from the writer thread."""
 
         def call(table_id: str, fence: int) -> None:
@@ -378,7 +377,7 @@ class Cluster:
         except (RedisError, *UNREACHABLE) as err:
             if isinstance(err, RedisError):
                 self.redis_failed(err)
-            raise _try_again() from None
+            raise try_again() from None
 
     async def _locate(self, table_id: str) -> str | None:
         deadline = time.monotonic() + 2 * self.ttl + 5
@@ -399,7 +398,7 @@ class Cluster:
                     await asyncio.sleep(min(holder.left, 0.05 + self.ttl / 8))
                     continue
                 if self.redis_down is not None:
-                    raise _try_again()  # no relay without Redis; the browser retries
+                    raise try_again()  # no relay without Redis; the browser retries
                 if holder.owner in self.alive or await self.redis.exists(
                     f"sk:alive:{holder.owner}"
                 ):
@@ -417,7 +416,7 @@ class Cluster:
             fence = await asyncio.to_thread(self.leases.claim_one, table_id)
             if fence is not None:
                 await self._adopt(table_id, fence)
-        raise _try_again()
+        raise try_again()
 
     # -- limits (`shedkit.server.limits`) ---------------------------------------------
 
@@ -486,10 +485,6 @@ class Cluster:
             "relayed_here": len(self.relay.relays),
             "relayed_to_here": len(self.relay.remotes),
         }
-
-
-def _try_again() -> ServerError:
-    return ServerError("try_again", "this table is moving to another server; try again", 503, {})
 
 
 def _first_line(err: BaseException) -> str:

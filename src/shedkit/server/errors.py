@@ -7,7 +7,7 @@ from typing import Any
 
 from shedkit.core.errors import ShedkitError
 
-__all__ = ["ServerError", "error_message"]
+__all__ = ["ServerError", "create_rate_error", "error_message", "quota_error", "try_again"]
 
 
 class ServerError(ShedkitError):
@@ -32,6 +32,31 @@ class ServerError(ShedkitError):
         if self.data is not None:
             out["data"] = self.data
         return out
+
+
+def try_again(why: str = "this table is moving to another server") -> ServerError:
+    """``try_again`` (503): the table cannot be reached just now; the client retries."""
+    return ServerError("try_again", f"{why}; try again", 503, {})
+
+
+def quota_error(limit: int) -> ServerError:
+    """``quota`` (429): the client already has ``limit`` open tables."""
+    return ServerError(
+        "quota",
+        f"you already have {limit} open tables here; finish or leave one first",
+        429,
+        {"limit": limit},
+    )
+
+
+def create_rate_error(per_minute: float) -> ServerError:
+    """``rate_limited`` (429): more than ``per_minute`` new tables a minute."""
+    return ServerError(
+        "rate_limited",
+        f"at most {per_minute:g} new tables a minute; wait a little",
+        429,
+        {"per_minute": per_minute, "reason": "create"},
+    )
 
 
 def error_message(err: ServerError, ref: Any = None) -> str:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from redis.exceptions import RedisError
 
-from shedkit.server.errors import ServerError
+from shedkit.server.errors import ServerError, create_rate_error, quota_error
 from shedkit.server.settings import TokenBucket
 
 if TYPE_CHECKING:
@@ -159,20 +159,9 @@ class Limits:
         """The cluster's quota and rate limit on new tables, checked before one is made."""
         s = self.cluster.manager.settings
         if not await self.allow("create", client, s.creates_per_minute):
-            raise ServerError(
-                "rate_limited",
-                f"at most {s.creates_per_minute:g} new tables a minute; wait a little",
-                429,
-                {"per_minute": s.creates_per_minute, "reason": "create"},
-            )
+            raise create_rate_error(s.creates_per_minute)
         if await asyncio.to_thread(self.cluster.leases.count, client) >= s.tables_per_client:
-            raise ServerError(
-                "quota",
-                f"you already have {s.tables_per_client} open tables here; "
-                "finish or leave one first",
-                429,
-                {"limit": s.tables_per_client},
-            )
+            raise quota_error(s.tables_per_client)
 
 
 def _quiet(task: asyncio.Task[Any]) -> None:

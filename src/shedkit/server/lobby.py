@@ -11,7 +11,7 @@ import shedkit
 from shedkit.core.errors import OptionError
 from shedkit.protocol.views import SERIALIZERS, Json
 from shedkit.server.base import RoomBase
-from shedkit.server.errors import ServerError
+from shedkit.server.errors import ServerError, create_rate_error, quota_error
 from shedkit.server.inputs import check_id, check_text
 from shedkit.server.settings import TokenBucket
 from shedkit.server.table import (
@@ -109,20 +109,9 @@ class Lobby(RoomBase):
                 {"limit": s.max_tables},
             )
         if sum(1 for t in self.tables.values() if t.creator == client) >= s.tables_per_client:
-            raise ServerError(
-                "quota",
-                f"you already have {s.tables_per_client} open tables here; "
-                "finish or leave one first",
-                429,
-                {"limit": s.tables_per_client},
-            )
+            raise quota_error(s.tables_per_client)
         if not self.limit(self.create_limits, client, s.creates_per_minute):
-            raise ServerError(
-                "rate_limited",
-                f"at most {s.creates_per_minute:g} new tables a minute; wait a little",
-                429,
-                {"per_minute": s.creates_per_minute, "reason": "create"},
-            )
+            raise create_rate_error(s.creates_per_minute)
         if game not in SERIALIZERS:
             raise ServerError(
                 "bad_game",

@@ -30,7 +30,7 @@ from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
 from shedkit.protocol.views import Json
-from shedkit.server.errors import ServerError, error_message
+from shedkit.server.errors import ServerError, error_message, try_again
 from shedkit.server.hub import MAX_MESSAGE, OUTBOX, Connection
 from shedkit.server.settings import TokenBucket
 from shedkit.server.store import stored
@@ -318,9 +318,7 @@ class Relay:
             if owner is None:
                 return OPS[op](self.manager, table_id, args)
             if self.cluster.redis_down is not None:
-                raise ServerError(
-                    "try_again", "the table's server cannot be reached; try again", 503, {}
-                )
+                raise try_again("the table's server cannot be reached")
             rid = secrets.token_hex(8)
             future: asyncio.Future[Json] = asyncio.get_running_loop().create_future()
             self.calls[rid] = future
@@ -349,7 +347,7 @@ class Relay:
             if "err" in reply:
                 e = reply["err"]
                 raise ServerError(e["code"], e["message"], e["status"], e.get("data"))
-        raise ServerError("try_again", "the table's server did not answer; try again", 503, {})
+        raise try_again("the table's server did not answer")
 
     def _answer(self, rid: str, call: Json) -> None:
         """At the owner: answer another node's call about one of this node's tables."""

@@ -17,7 +17,7 @@ from urllib.parse import urlsplit
 from fastapi import WebSocket, WebSocketDisconnect
 
 from shedkit.core.errors import ShedkitError
-from shedkit.server.errors import ServerError, error_message
+from shedkit.server.errors import ServerError, error_message, try_again
 from shedkit.server.inputs import check_json
 from shedkit.server.manager import MAX_MESSAGE, Connection, Manager, TableRuntime
 
@@ -70,9 +70,7 @@ async def serve_socket(
             counted = await cluster.admit_socket(client, address)
             if not counted and table is None:
                 # A relayed socket needs Redis: the browser tries again (any node).
-                raise ServerError(
-                    "try_again", "this table is moving to another server; try again", 503, {}
-                )
+                raise try_again()
     except ServerError as err:
         await websocket.send_text(error_message(err))
         await websocket.close(code=4404 if err.code == "not_found" else 4429)
