@@ -33,6 +33,7 @@ TEST_SETTINGS = Settings(
     tables_per_client=1000,
     ws_per_client=1000,
     ws_per_address=1000,
+    replays_per_minute=10_000,
 )
 
 

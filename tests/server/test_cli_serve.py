@@ -32,7 +32,7 @@ def test_serve_passes_host_port_and_database(
     assert (config.host, config.port, config.ws_max_size) == ("127.0.0.1", 8123, 64 * 1024)
     # The edge: uvicorn's h11 parser with its head limit, the head deadline, the caps.
     assert isinstance(config.http, type) and issubclass(config.http, GuardedH11Protocol)
-    assert config.http.head_timeout == 4.0
+    assert config.http.edge.head_timeout == 4.0
     assert config.h11_max_incomplete_event_size == 16 * 1024
     assert config.limit_concurrency == 300
     assert config.timeout_graceful_shutdown is not None

@@ -21,7 +21,7 @@ import httpx
 import pytest
 from websockets.sync.client import connect
 
-import shedkit.server.app as app_module
+import shedkit.server.replays as replays_module
 from shedkit.server.manager import MAX_MESSAGE, commitment
 from shedkit.server.settings import Settings
 from shedkit.server.storage import Storage
@@ -151,13 +151,13 @@ def test_the_next_deal_starts_when_nobody_presses_next(db: str) -> None:
 
 def test_a_replay_is_built_off_the_event_loop(db: str, monkeypatch: pytest.MonkeyPatch) -> None:
     builders: list[str] = []
-    original = app_module.replay_steps
+    original = replays_module.replay_steps
 
     def spy(record: dict[str, Any]) -> Any:
         builders.append(threading.current_thread().name)
         return original(record)
 
-    monkeypatch.setattr(app_module, "replay_steps", spy)
+    monkeypatch.setattr(replays_module, "replay_steps", spy)
     # No cache here: every fetch builds the replay again, the work the audit measured.
     with LiveServer(db, settings=dataclasses.replace(TEST_SETTINGS, replay_cache=0)) as live:
         tid = live.create(game="doudizhu", bots=3, deals=2)["id"]
@@ -206,8 +206,8 @@ def test_a_finished_deal_replay_is_built_once(
     live: LiveServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     builds: list[int] = []
-    original = app_module.replay_steps
-    monkeypatch.setattr(app_module, "replay_steps", lambda r: builds.append(1) or original(r))
+    original = replays_module.replay_steps
+    monkeypatch.setattr(replays_module, "replay_steps", lambda r: builds.append(1) or original(r))
     tid = live.create(game="dominoes", bots=4, deals=1)["id"]
     wait(lambda: live.table(tid).status == "finished", timeout=120)
     first = live.http.get(f"/api/tables/{tid}/deals/1").json()

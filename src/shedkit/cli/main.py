@@ -446,11 +446,34 @@ def build_parser(game: str | None = None) -> argparse.ArgumentParser:
         help="connections served at once; more are answered 503 (default: 4096)",
     )
     serve.add_argument(
+        "--connections-per-address",
+        type=int,
+        default=256,
+        metavar="N",
+        help="connections one address may hold open; more are answered 429 (default: 256; "
+        "the addresses trusted for forwarded headers, a reverse proxy, are not capped)",
+    )
+    serve.add_argument(
         "--request-timeout",
         type=float,
         default=10.0,
         metavar="S",
         help="seconds a request's head, or its body, may take to arrive (default: 10)",
+    )
+    serve.add_argument(
+        "--send-timeout",
+        type=float,
+        default=10.0,
+        metavar="S",
+        help="seconds a client may leave an answer or its messages unread before it is "
+        "disconnected (default: 10)",
+    )
+    serve.add_argument(
+        "--replays-per-minute",
+        type=float,
+        default=30.0,
+        metavar="N",
+        help="replays not yet cached one address may ask for a minute (default: 30)",
     )
     serve.add_argument(
         "--bot-workers",
@@ -553,7 +576,10 @@ def _serve(args: argparse.Namespace, out: Console, err: Console, stdin: TextIO) 
             ws_per_address=args.ws_per_address,
             ws_per_table=args.ws_per_table,
             max_connections=args.max_connections,
+            connections_per_address=args.connections_per_address,
             request_timeout=args.request_timeout,
+            send_timeout=args.send_timeout,
+            replays_per_minute=args.replays_per_minute,
             cluster_url=args.cluster,
             node_id=args.node_id or _node_name(args.port),
             lease_ttl=args.lease,

@@ -47,7 +47,6 @@ import contextlib
 import gc
 import json
 import secrets
-from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Annotated, Any, Final
@@ -59,18 +58,20 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.requests import ClientDisconnect
 
 import shedkit
 from shedkit import rules as rulebook
-from shedkit.protocol.views import Json, serialize_view
+from shedkit.protocol.views import Json
 from shedkit.server.catalogue import games_catalogue
 from shedkit.server.cluster import Cluster
 from shedkit.server.errors import ServerError
 from shedkit.server.health import Health
 from shedkit.server.howto import HOWTO_GAMES, howto
-from shedkit.server.inputs import MAX_INT, check_id, check_json, check_text
+from shedkit.server.inputs import MAX_INT, check_json, check_text
 from shedkit.server.manager import Manager
 from shedkit.server.relay import on_table
+from shedkit.server.replays import Replays
 from shedkit.server.settings import Settings
 from shedkit.server.storage import DEFAULT_URL, Storage
 from shedkit.server.ws import CLIENT_COOKIE, serve_socket
@@ -116,29 +117,6 @@ class LeaveSeat(BaseModel):
     """Body of ``POST /api/tables/{id}/leave``."""
 
     token: str
-
-
-def replay_steps(record: Json) -> Json:
-    """A finished deal step by step: who moved what, and every hand after each move."""
-    state = shedkit.replay(record, steps=0)
-    game_name = record["game"]
-    game = state.game
-
-    def snapshot(move: str | None, seat: int | None) -> Json:
-        views = [serialize_view(game_name, state.view(s)) for s in range(state.num_players)]
-        return {
-            "move": move,
-            "seat": seat,
-            "hands": [v["hand"] for v in views],
-            "public": serialize_view(game_name, state.view(None)),
-        }
-
-    steps = [snapshot(None, None)]
-    for text in record["moves"]:
-        seat = state.current_player
-        state.apply(game.parse_move(text, state))
-        steps.append(snapshot(text, seat))
-    return {"record": record, "steps": steps}
 
 
 def _tune_gc() -> None:
@@ -225,7 +203,7 @@ def create_app(
         if tune_gc:
             _tune_gc()
         app.state.manager = manager
-        app.state.replays = OrderedDict()
+        app.state.replays = Replays(base.replay_cache, base.replays_per_minute)
         manager.start()
         if base.cluster_url is not None:
             # The tables come from the leases: lapsed ones are claimed and restored.
@@ -277,6 +255,9 @@ def create_app(
                     body += chunk
                     if len(body) > base.max_body:
                         return refuse(too_big)
+        except ClientDisconnect:
+            # The client hung up before its body was in: nobody is left to answer.
+            return Response(status_code=400)
         except TimeoutError:
             slow = f"the request body did not arrive within {base.request_timeout:g} s"
             return refuse(ServerError("slow_request", slow, 408, {"limit": base.request_timeout}))
@@ -435,32 +416,18 @@ def create_app(
         summaries: list[Json] = await on_table(manager_of(request), table_id, "summaries", {})
         return summaries
 
-    @app.get("/api/tables/{table_id}/deals/{number}")
-    async def deal_replay(request: Request, table_id: str, number: DealNumber) -> Json:
-        """A finished deal's record and every step of it with all hands.
-
-        Built in a worker thread, off the event loop, and kept in a small cache: a
-        finished deal never changes.
-        """
-        manager = manager_of(request)
-        cache: OrderedDict[tuple[str, int], Json] = request.app.state.replays
-        key = (table_id, number)
-        found = cache.get(key)
-        if found is None:
-            found = await asyncio.to_thread(_build_replay, manager.storage, table_id, number)
-            if found is None:
-                raise ServerError(
-                    "not_found",
-                    f"no finished deal {number} at table {table_id!r}",
-                    404,
-                    {"table": table_id, "deal": number, "reason": "deal"},
-                )
-            cache[key] = found
-            while len(cache) > base.replay_cache:
-                cache.popitem(last=False)
-        else:
-            cache.move_to_end(key)
-        return found
+    @app.get(
+        "/api/tables/{table_id}/deals/{number}",
+        response_class=JSONResponse,
+        responses={200: {"content": {"application/json": {}}}},
+    )
+    async def deal_replay(request: Request, table_id: str, number: DealNumber) -> Response:
+        """A finished deal's record and every step of it with all hands (`Replays`)."""
+        replays: Replays = request.app.state.replays
+        found = await replays.get(
+            manager_of(request).storage, table_id, number, address_of(request)
+        )
+        return Response(found, media_type="application/json")
 
     @app.get("/api/stats")
     async def stats(request: Request) -> Json:
@@ -491,9 +458,3 @@ def create_app(
         await serve_socket(websocket, table_id, base.allowed_origins)
 
     return app
-
-
-def _build_replay(storage: Storage, table_id: str, number: int) -> Json | None:
-    """Read a finished deal and build its steps (runs in a worker thread)."""
-    record = storage.get_deal(table_id, number) if check_id(table_id) else None
-    return None if record is None else replay_steps(record)

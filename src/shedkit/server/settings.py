@@ -50,6 +50,8 @@ class Settings:
     tables_per_client: int = 20
     creates_per_minute: float = 10.0
     joins_per_minute: float = 30.0
+    # Replays not yet cached that one address may ask for a minute (each is built anew).
+    replays_per_minute: float = 30.0
     idle_expiry: float = 3600.0
     finished_expiry: float = 900.0
     sweep_every: float = 30.0
@@ -65,12 +67,15 @@ class Settings:
     ws_per_client: int = 16
     ws_per_address: int = 64
     ws_per_table: int = 200
-    # The HTTP edge: connections at once (503 past it), request head size, seconds for a
-    # request's head and body to arrive, idle keep-alive, and the shutdown's grace.
+    # The HTTP edge: connections at once (503 past it) and per address (429 past it),
+    # request head size, seconds for a request's head and body to arrive, seconds a peer
+    # may leave what it was sent unread, idle keep-alive, and the shutdown's grace.
     max_connections: int = 4096
+    connections_per_address: int = 256
     max_head: int = 16 * 1024
     max_headers: int = 100
     request_timeout: float = 10.0
+    send_timeout: float = 10.0
     keep_alive: int = 5
     shutdown_grace: float = 3.0
     # A cluster (`shedkit.server.cluster`): Redis's URL (None: a single node), this node's
@@ -88,13 +93,21 @@ class Settings:
             raise ValueError("max_tables and tables_per_client must be at least 1")
         if self.bot_workers < 0 or self.bot_think_limit <= 0:
             raise ValueError("bot_workers must be 0 or more and bot_think_limit positive")
-        counts = (self.ws_per_client, self.ws_per_address, self.ws_per_table, self.max_connections)
+        counts = (
+            self.ws_per_client,
+            self.ws_per_address,
+            self.ws_per_table,
+            self.max_connections,
+            self.connections_per_address,
+        )
         if min(counts) < 1:
             raise ValueError("connection caps must be at least 1")
+        if self.replays_per_minute <= 0:
+            raise ValueError("replays_per_minute must be positive")
         if self.max_head < 1024 or self.max_headers < 10:
             raise ValueError("max_head is at least 1024 bytes and max_headers at least 10")
-        if self.request_timeout <= 0 or self.keep_alive < 1:
-            raise ValueError("request_timeout and keep_alive are positive")
+        if self.request_timeout <= 0 or self.send_timeout <= 0 or self.keep_alive < 1:
+            raise ValueError("request_timeout, send_timeout and keep_alive are positive")
         if self.log_format not in LOG_FORMATS:
             raise ValueError(f"--log-format is text or json, not {self.log_format!r}")
         if self.cluster_url is not None:

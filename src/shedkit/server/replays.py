@@ -1,0 +1,109 @@
+"""Replays of finished deals: built off the event loop, once, and kept encoded.
+
+A replay is every step of a deal with all hands: hundreds of kilobytes of JSON and
+tens of milliseconds of work for a long deal. It is built and encoded in a worker
+thread, `BUILDS` at a time so that the event loop still gets the interpreter, and
+kept encoded in a small cache (a finished deal never changes). Replays not cached
+count against their address's ``replays_per_minute``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import OrderedDict
+from typing import Final
+
+import orjson
+
+import shedkit
+from shedkit.protocol.views import Json, serialize_view
+from shedkit.server.errors import ServerError
+from shedkit.server.inputs import check_id
+from shedkit.server.settings import TokenBucket
+from shedkit.server.storage import Storage
+
+__all__ = ["BUILDS", "Replays", "replay_steps"]
+
+#: Replays built at once: each holds the interpreter while it is built.
+BUILDS: Final = 1
+#: Addresses whose replay rate is remembered; beyond that the idle ones are forgotten.
+MAX_ADDRESSES: Final = 10_000
+
+
+def replay_steps(record: Json) -> Json:
+    """A finished deal step by step: who moved what, and every hand after each move."""
+    state = shedkit.replay(record, steps=0)
+    game_name = record["game"]
+    game = state.game
+
+    def snapshot(move: str | None, seat: int | None) -> Json:
+        views = [serialize_view(game_name, state.view(s)) for s in range(state.num_players)]
+        return {
+            "move": move,
+            "seat": seat,
+            "hands": [v["hand"] for v in views],
+            "public": serialize_view(game_name, state.view(None)),
+        }
+
+    steps = [snapshot(None, None)]
+    for text in record["moves"]:
+        seat = state.current_player
+        state.apply(game.parse_move(text, state))
+        steps.append(snapshot(text, seat))
+    return {"record": record, "steps": steps}
+
+
+def encoded_replay(storage: Storage, table_id: str, number: int) -> bytes | None:
+    """Read a finished deal, build its steps and encode them (runs in a worker thread)."""
+    record = storage.get_deal(table_id, number) if check_id(table_id) else None
+    return None if record is None else orjson.dumps(replay_steps(record))
+
+
+class Replays:
+    """The replays a server gives: ``size`` kept encoded, ``per_minute`` new ones per address."""
+
+    def __init__(self, size: int, per_minute: float) -> None:
+        self.size = size
+        self.per_minute = per_minute
+        self.cache: OrderedDict[tuple[str, int], bytes] = OrderedDict()
+        self._rates: dict[str, TokenBucket] = {}
+        self._builds = asyncio.Semaphore(BUILDS)
+
+    async def get(self, storage: Storage, table_id: str, number: int, address: str) -> bytes:
+        """Deal ``number`` of ``table_id`` as JSON; ``not_found`` or ``rate_limited`` else."""
+        key = (table_id, number)
+        found = self.cache.get(key)
+        if found is not None:
+            self.cache.move_to_end(key)
+            return found
+        if not self._allow(address):
+            raise ServerError(
+                "rate_limited",
+                f"at most {self.per_minute:g} replays a minute; wait a little",
+                429,
+                {"limit": self.per_minute, "reason": "replay"},
+            )
+        async with self._builds:
+            found = self.cache.get(key)  # built meanwhile for another request
+            if found is None:
+                found = await asyncio.to_thread(encoded_replay, storage, table_id, number)
+        if found is None:
+            raise ServerError(
+                "not_found",
+                f"no finished deal {number} at table {table_id!r}",
+                404,
+                {"table": table_id, "deal": number, "reason": "deal"},
+            )
+        self.cache[key] = found
+        while len(self.cache) > self.size:
+            self.cache.popitem(last=False)
+        return found
+
+    def _allow(self, address: str) -> bool:
+        bucket = self._rates.get(address)
+        if bucket is None:
+            if len(self._rates) > MAX_ADDRESSES:
+                self._rates.clear()  # forget idle addresses rather than grow without bound
+            rate = self.per_minute
+            bucket = self._rates[address] = TokenBucket(max(1.0, rate), rate / 60.0)
+        return bucket.allow()
