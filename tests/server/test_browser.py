@@ -59,6 +59,11 @@ def seat_people(live: LiveServer, browser: Any, table_id: str) -> tuple[Any, Any
     ).new_page()
     for page, name, seat in ((a, "Ana", 0), (b, "Bo", 1)):
         page.on("pageerror", lambda exc: errors.append(str(exc)))
+        # The pages play under the server's Content-Security-Policy: a violation fails.
+        page.on(
+            "console",
+            lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None,
+        )
         take_seat(page, live.url, table_id, name, seat)
     assert b.evaluate("() => document.documentElement.lang") == "zh"
     for page in (a, b):

@@ -66,6 +66,7 @@ from shedkit.protocol.views import Json
 from shedkit.server.catalogue import games_catalogue
 from shedkit.server.cluster import Cluster
 from shedkit.server.errors import ServerError
+from shedkit.server.headers import SecurityHeaders
 from shedkit.server.health import Health
 from shedkit.server.howto import HOWTO_GAMES, howto
 from shedkit.server.inputs import MAX_INT, check_json, check_text
@@ -220,8 +221,9 @@ def create_app(
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     if "*" not in base.trusted_hosts:
         app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(base.trusted_hosts))
-    # Added last, so it runs first.
     app.add_middleware(HeadLimit, max_headers=base.max_headers, max_head=base.max_head)
+    # Added last, so it runs first: every answer has the headers, refusals included.
+    app.add_middleware(SecurityHeaders, pages=STATIC)
 
     def refuse(err: ServerError) -> JSONResponse:
         return JSONResponse({"error": err.body()}, err.status)

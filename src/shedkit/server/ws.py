@@ -26,15 +26,39 @@ __all__ = ["CLIENT_COOKIE", "handle", "origin_allowed", "serve_socket", "session
 log = logging.getLogger("shedkit.server")
 
 CLIENT_COOKIE: Final = "sk_client"
+DEFAULT_PORTS: Final = {"http": 80, "https": 443, "ws": 80, "wss": 443}
 
 
-def origin_allowed(origin: str | None, host: str | None, allowed: tuple[str, ...]) -> bool:
-    """True for no ``Origin`` (not a browser), the page's own origin, or an allowed one."""
-    if origin is None:
+def _origin(url: str) -> tuple[str, str, int | None] | None:
+    """Scheme, host and port of an origin, the default port written out; None if unreadable."""
+    try:
+        parts = urlsplit(url)
+        port = parts.port or DEFAULT_PORTS.get(parts.scheme.lower())
+    except ValueError:
+        return None
+    if not parts.hostname:
+        return None
+    return parts.scheme.lower(), parts.hostname.lower(), port
+
+
+def origin_allowed(
+    origin: str | None, host: str | None, allowed: tuple[str, ...], scheme: str = "ws"
+) -> bool:
+    """True for no ``Origin`` (not a browser), the page's own origin, or an allowed one.
+
+    Scheme, host and port are compared: a page served over ``http`` (its socket ``ws``)
+    has the origin ``http://host``, one over ``https`` (``wss``, behind a TLS proxy)
+    ``https://host``; an ``https`` origin for an ``http`` page is another site.
+    """
+    if origin is None or "*" in allowed:
         return True
-    if origin in allowed or "*" in allowed:
+    seen = _origin(origin)
+    if seen is None:
+        return False
+    if any(_origin(a) == seen for a in allowed):
         return True
-    return host is not None and urlsplit(origin).netloc.lower() == host.lower()
+    page = "https" if scheme in ("wss", "https") else "http"
+    return host is not None and _origin(f"{page}://{host}") == seen
 
 
 async def serve_socket(
@@ -47,7 +71,8 @@ async def serve_socket(
     address caps, and the owner sees it as one of its connections.
     """
     host = websocket.headers.get("host")
-    if not origin_allowed(websocket.headers.get("origin"), host, allowed_origins):
+    origin = websocket.headers.get("origin")
+    if not origin_allowed(origin, host, allowed_origins, websocket.url.scheme):
         await websocket.close(code=4403)  # a page of another site may not play here
         return
     await websocket.accept()
