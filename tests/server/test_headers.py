@@ -60,6 +60,10 @@ def test_every_page_and_answer_has_the_security_headers(live: LiveServer) -> Non
     for path in ("/static/vendor/preact.mjs", "/api/games", "/api/tables/nosuch", "/nothing"):
         check_headers(live.http.get(path))
     check_headers(live.http.get("/api/games", headers={f"x-h{i}": "v" for i in range(150)}))
+    # Refusals by the input guard too (a control character in the path).
+    refused = live.http.get("/api/tables/ab%00cd")
+    assert refused.status_code == 400
+    check_headers(refused)
 
 
 def test_the_policy_names_each_import_map_by_its_hash(tmp_path: Path) -> None:

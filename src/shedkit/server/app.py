@@ -222,8 +222,6 @@ def create_app(
     if "*" not in base.trusted_hosts:
         app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(base.trusted_hosts))
     app.add_middleware(HeadLimit, max_headers=base.max_headers, max_head=base.max_head)
-    # Added last, so it runs first: every answer has the headers, refusals included.
-    app.add_middleware(SecurityHeaders, pages=STATIC)
 
     def refuse(err: ServerError) -> JSONResponse:
         return JSONResponse({"error": err.body()}, err.status)
@@ -459,4 +457,7 @@ def create_app(
     async def play(websocket: WebSocket, table_id: str) -> None:
         await serve_socket(websocket, table_id, base.allowed_origins)
 
+    # Added after every other middleware (`guard` included), so it runs first: every
+    # answer has the headers, refusals included, and HEAD reaches the routes as GET.
+    app.add_middleware(SecurityHeaders, pages=STATIC)
     return app
