@@ -34,6 +34,27 @@ NOTATION = re.compile(
     r"@[LRUD]\b|\[\d+\|\d+\]|\bbid\d|\bJkr\b|\b(?:Jk|T)[shdc]?=|\bT[shdc]\b|\bgive \d"
 )
 
+#: Run in each page before its own scripts: every Content-Security-Policy violation is
+#: written to the console with what it blocked, where `watch_policy` collects it.
+REPORT_VIOLATIONS = (
+    "document.addEventListener('securitypolicyviolation', (e) => console.error("
+    "`CSP violation: ${e.effectiveDirective} blocked ${e.blockedURI}"
+    " at ${e.sourceFile}:${e.lineNumber}`));"
+)
+
+
+def violation(text: str) -> bool:
+    """Whether a console message tells of a Content-Security-Policy violation (reported by
+    the page, or by chromium itself)."""
+    return "CSP violation" in text or "Content Security Policy" in text or "Refused to" in text
+
+
+def watch_policy(context: Any, found: list[str]) -> None:
+    """Collect in ``found`` every Content-Security-Policy violation of the context's pages,
+    those opened later included: the client must work under the server's policy."""
+    context.add_init_script(REPORT_VIOLATIONS)
+    context.on("console", lambda m: found.append(m.text) if violation(m.text) else None)
+
 
 def take_seat(page: Any, url: str, table_id: str, name: str, seat: int) -> None:
     """Open the table's page, type a name and take ``seat`` in the page."""

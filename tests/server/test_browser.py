@@ -8,6 +8,10 @@ reloads mid-deal (a reconnect); in Dou Di Zhu the server restarts mid-deal. Scre
 go to ``build/test-artifacts/`` (``$SHEDKIT_TEST_ARTIFACTS``): each game mid-deal at both
 sizes in both languages, the auction, the tax and the end of the deal. No notation
 (``@L``, ``[6|2]``, ``bid2``, ``Jkr``) is ever readable on the page.
+
+Every page runs under the server's Content-Security-Policy and a violation fails the test;
+the lobby (a table created from its form), a table's invitation with its QR code, a
+replay and each "How to play" page are opened under it too.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from typing import Any
 
 import pytest
 
+from shedkit.server.howto import HOWTO_GAMES
 from tests.server.browser import (
     CHROMIUM,
     DESKTOP,
@@ -33,8 +38,9 @@ from tests.server.browser import (
     swipe_selects,
     take_seat,
     take_turn,
+    watch_policy,
 )
-from tests.server.live import LiveServer
+from tests.server.live import LiveServer, wait
 
 pytestmark = pytest.mark.skipif(
     not os.path.exists(CHROMIUM), reason="Debian's chromium is not installed (make test does)"
@@ -53,17 +59,13 @@ def tax_rule(lang: str, style: str) -> str:
 def seat_people(live: LiveServer, browser: Any, table_id: str) -> tuple[Any, Any, list[str]]:
     """A (English, desktop) and B (中文, phone) open the table and take seats 0 and 1."""
     errors: list[str] = []
-    a = browser.new_context(viewport=DESKTOP, locale="en-GB").new_page()
-    b = browser.new_context(
-        viewport=PHONE, locale="zh-CN", is_mobile=True, has_touch=True
-    ).new_page()
+    desktop = browser.new_context(viewport=DESKTOP, locale="en-GB")
+    phone = browser.new_context(viewport=PHONE, locale="zh-CN", is_mobile=True, has_touch=True)
+    for context in (desktop, phone):
+        watch_policy(context, errors)
+    a, b = desktop.new_page(), phone.new_page()
     for page, name, seat in ((a, "Ana", 0), (b, "Bo", 1)):
         page.on("pageerror", lambda exc: errors.append(str(exc)))
-        # The pages play under the server's Content-Security-Policy: a violation fails.
-        page.on(
-            "console",
-            lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None,
-        )
         take_seat(page, live.url, table_id, name, seat)
     assert b.evaluate("() => document.documentElement.lang") == "zh"
     for page in (a, b):
@@ -225,3 +227,45 @@ def test_dominoes_in_the_browser(db: str, browser: Any) -> None:
         end_of_deal(a, b, "dominoes", 4)
         assert not errors, errors
         assert state(a)["view"]["is_over"]
+
+
+def test_the_other_pages_under_the_policy(db: str, browser: Any) -> None:
+    """The lobby, a table's invitation with its QR code, a replay stepped through and each
+    "How to play" page work under the server's policy, with no violation."""
+    errors: list[str] = []
+    with LiveServer(db, bot_delay=0.0) as live:
+        done = live.create(game="doudizhu", bots=3, deals=1, seed=3)["id"]
+        wait(lambda: live.table(done).status == "finished", timeout=120)
+        number = live.table(done).summaries[-1]["number"]
+        wait(lambda: live.manager.storage.get_deal(done, number) is not None)
+        context = browser.new_context(viewport=DESKTOP, locale="en-GB")
+        watch_policy(context, errors)
+        page = context.new_page()
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+
+        page.goto(live.url + "/")
+        page.wait_for_selector(".game-tile")
+        page.fill("#name", "Ana")
+        page.click("#create-btn")
+        page.wait_for_url("**/t/*")
+        page.wait_for_function("() => window.shedkit && window.shedkit.state")
+        page.click("#invite")
+        page.wait_for_selector(".invite-qr svg path")
+        box = page.locator(".invite-qr svg").bounding_box()
+        assert box is not None and box["width"] >= 100 and box["height"] >= 100
+        shoot(page, "policy-invite-qr")
+        page.click("#invite-close")
+
+        page.goto(live.url + f"/replay/{done}/{number}")
+        page.wait_for_selector("#step")
+        page.click("#next")
+        page.click("#last")
+        page.wait_for_selector("#replay-scores")
+        shoot(page, "policy-replay")
+
+        for game in HOWTO_GAMES:
+            page.goto(live.url + f"/howto/{game}")
+            page.wait_for_selector(".howto-body:not(.stale) .rules h2")
+        shoot(page, "policy-howto")
+        context.close()
+    assert not errors, errors
