@@ -155,7 +155,7 @@ def _too_many_connections(limit: int) -> bytes:
     return head.encode() + body
 
 
-class _SendDeadline:
+class _SendDeadline(asyncio.Protocol):
     """A timer that resets a connection whose writes stay paused ``send_timeout`` seconds.
 
     The transport's high-water mark is 0, so asyncio pauses writing as soon as it holds
@@ -168,7 +168,24 @@ class _SendDeadline:
     edge: Edge
     loop: asyncio.AbstractEventLoop
     transport: asyncio.Transport
+    client: tuple[str, int] | None
     _send_timer: asyncio.TimerHandle | None = None
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        """Stop the send deadline and the count of the connection's address."""
+        self._disarm_send_deadline()
+        self.edge.release(self.client[0] if self.client else None, self.transport)
+        super().connection_lost(exc)
+
+    def pause_writing(self) -> None:
+        """The peer is not reading: start the send deadline."""
+        super().pause_writing()
+        self._arm_send_deadline()
+
+    def resume_writing(self) -> None:
+        """The peer read: stop the send deadline."""
+        super().resume_writing()
+        self._disarm_send_deadline()
 
     def _watch_writes(self, transport: asyncio.BaseTransport) -> None:
         cast(asyncio.WriteTransport, transport).set_write_buffer_limits(high=0)
@@ -221,22 +238,6 @@ class GuardedH11Protocol(_SendDeadline, H11Protocol):
             return
         self._arm_head_deadline()
 
-    def connection_lost(self, exc: Exception | None) -> None:
-        """Stop the deadlines and the count."""
-        self._disarm_send_deadline()
-        self.edge.release(self.client[0] if self.client else None, self.transport)
-        super().connection_lost(exc)
-
-    def pause_writing(self) -> None:
-        """The peer is not reading: start the send deadline."""
-        super().pause_writing()
-        self._arm_send_deadline()
-
-    def resume_writing(self) -> None:
-        """The peer read: stop the send deadline."""
-        super().resume_writing()
-        self._disarm_send_deadline()
-
     def on_response_complete(self) -> None:
         """Start the deadline for the next request's head."""
         super().on_response_complete()
@@ -282,25 +283,17 @@ class GuardedWebSocketProtocol(_SendDeadline, WebSocketsSansIOProtocol):
         super().connection_made(transport)
         self.edge.admit(self.client[0] if self.client else None, transport)
 
-    def connection_lost(self, exc: Exception | None) -> None:
-        """Stop the deadline and the count."""
-        self._disarm_send_deadline()
-        self.edge.release(self.client[0] if self.client else None, self.transport)
-        super().connection_lost(exc)
-
     def pause_writing(self) -> None:
         """The peer is not reading: read nothing more from it, and start the deadline."""
         super().pause_writing()
         self._stalled = True
         if not self.transport.is_closing():
             self.transport.pause_reading()
-        self._arm_send_deadline()
 
     def resume_writing(self) -> None:
         """The peer read: read again, unless the app's queue holds a message."""
         super().resume_writing()
         self._stalled = False
-        self._disarm_send_deadline()
         if not self.read_paused and not self.transport.is_closing():
             self.transport.resume_reading()
 
