@@ -20,7 +20,6 @@ import statistics
 import struct
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -290,33 +289,42 @@ def finished_deals(http: httpx.Client, deals: int) -> tuple[str, list[int]]:
     return tid, numbers[:deals]
 
 
+#: Fetches the URLs it is given, one thread each, and prints each answer's status.
+FETCHER = """
+import sys, threading, httpx
+def fetch(url):
+    print(httpx.get(url, timeout=120).status_code, flush=True)
+threads = [threading.Thread(target=fetch, args=(url,)) for url in sys.argv[1:]]
+for thread in threads: thread.start()
+for thread in threads: thread.join()
+"""
+
+
 def test_sixteen_replays_at_once_leave_the_server_answering(tmp_path: Path) -> None:
     with served(tmp_path, "--replays-per-minute", "1000") as (_proc, port):
-        http = httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=60)
+        base = f"http://127.0.0.1:{port}"
+        http = httpx.Client(base_url=base, timeout=60)
         tid, numbers = finished_deals(http, 16)
-        answered: list[int] = []
-
-        def fetch(n: int) -> None:
-            with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=60) as own:
-                answered.append(own.get(f"/api/tables/{tid}/deals/{n}").status_code)
-
-        threads = [threading.Thread(target=fetch, args=(n,)) for n in numbers]
-        for thread in threads:
-            thread.start()
+        # The replays are asked for by another process, so that the probes' own timing
+        # does not wait on the fetchers' threads in this one.
+        urls = [f"{base}/api/tables/{tid}/deals/{n}" for n in numbers]
+        fetchers = subprocess.Popen(
+            [sys.executable, "-c", FETCHER, *urls], stdout=subprocess.PIPE, text=True
+        )
         probes = []
-        while any(t.is_alive() for t in threads):
+        while fetchers.poll() is None:
             started = time.perf_counter()
             assert http.get("/api/health").status_code == 200
             probes.append(time.perf_counter() - started)
-        for thread in threads:
-            thread.join()
-        assert answered == [200] * 16
+        assert fetchers.stdout is not None
+        assert fetchers.stdout.read().split() == ["200"] * 16
         median, worst = statistics.median(probes), max(probes)
         print(
-            f"\n/api/health during 16 replays: median {1000 * median:.1f} ms, "
-            f"max {1000 * worst:.1f} ms"
+            f"\n/api/health during 16 replays: {len(probes)} probes, "
+            f"median {1000 * median:.1f} ms, max {1000 * worst:.1f} ms"
         )
-        assert median < 0.1, probes
+        # Built in a thread of the server, single probes took 110-300 ms.
+        assert worst < 0.1, sorted(probes)[-5:]
 
 
 def test_replays_are_encoded_once_and_limited_per_address(db: str) -> None:

@@ -204,7 +204,7 @@ def create_app(
         if tune_gc:
             _tune_gc()
         app.state.manager = manager
-        app.state.replays = Replays(base.replay_cache, base.replays_per_minute)
+        app.state.replays = replays = Replays(base.replay_cache, base.replays_per_minute)
         manager.start()
         if base.cluster_url is not None:
             # The tables come from the leases: lapsed ones are claimed and restored.
@@ -214,6 +214,7 @@ def create_app(
             yield
         finally:
             await manager.stop()
+            replays.close()
             storage.close()
 
     app = FastAPI(title="shedkit", lifespan=lifespan)
