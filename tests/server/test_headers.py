@@ -84,6 +84,7 @@ def test_every_page_and_answer_has_the_security_headers(live: LiveServer) -> Non
     tid, number = finished_table(live)
     pages = ["/", f"/t/{tid}", f"/replay/{tid}/{number}"]
     pages += [f"/howto/{game}" for game in HOWTO_GAMES]
+    pages += ["/static/games/dominoes/demo.html"]
     for path in pages:
         response = live.http.get(path)
         assert response.status_code == 200 and "text/html" in response.headers["content-type"]
@@ -113,21 +114,33 @@ def test_every_page_and_answer_has_the_security_headers(live: LiveServer) -> Non
         check_headers(response)
 
 
+def test_an_internal_error_s_answer_has_the_headers_too(live: LiveServer) -> None:
+    """A 500 comes from Starlette's outermost middleware; the headers wrap even that."""
+
+    async def broken() -> None:
+        raise RuntimeError("a bug in a route")
+
+    live.app.add_api_route("/api/broken", broken)
+    response = live.http.get("/api/broken")
+    assert response.status_code == 500
+    check_headers(response)
+
+
 def test_the_policy_names_each_import_map_by_its_hash(tmp_path: Path) -> None:
     policy = content_security_policy(STATIC)
-    pages = sorted(STATIC.glob("*.html"))
-    assert len(pages) == 4
+    pages = sorted(STATIC.rglob("*.html"))
+    assert len(pages) == 5  # the four pages and the dominoes board's demonstration
     for page in pages:
         html = page.read_text(encoding="utf-8")
         assert len(IMPORT_MAP.findall(html)) == 1, page
         assert unlisted(policy, html) == [], page
-        # No other inline script: every other <script> has a src.
+        # No other inline script: every other <script> has a src or holds data only.
         for tag in re.findall(r"<script[^>]*>", html):
-            assert "importmap" in tag or "src=" in tag, (page, tag)
+            assert any(k in tag for k in ("importmap", "src=", "application/json")), (page, tag)
     # A page whose import map is edited: the policy of the old pages would not let it run;
     # the policy built from the edited pages does, with no other change.
     edited = tmp_path / "static"
-    shutil.copytree(STATIC, edited, ignore=shutil.ignore_patterns("vendor", "games", "i18n"))
+    shutil.copytree(STATIC, edited, ignore=shutil.ignore_patterns("vendor", "i18n"))
     lobby = edited / "index.html"
     html = lobby.read_text(encoding="utf-8").replace('"imports": {', '"imports": {"x": "/x.js", ')
     lobby.write_text(html, encoding="utf-8")

@@ -59,6 +59,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import ClientDisconnect
+from starlette.types import ASGIApp
 
 import shedkit
 from shedkit import rules as rulebook
@@ -181,6 +182,19 @@ class HeadLimit:
         await self.app(scope, receive, send)
 
 
+class HeadedApp(FastAPI):
+    """The app with `SecurityHeaders` around all of it, Starlette's error middleware too.
+
+    A middleware added the usual way runs inside that one, so an internal error's 500
+    would leave without the headers; outermost, every answer has them, the input
+    guard's refusals included, and HEAD reaches the routes as GET.
+    """
+
+    def build_middleware_stack(self) -> ASGIApp:
+        """Starlette's stack, wrapped once in the security headers."""
+        return SecurityHeaders(super().build_middleware_stack(), STATIC)
+
+
 def create_app(
     db_url: str = DEFAULT_URL,
     bot_delay: float | None = None,
@@ -217,7 +231,7 @@ def create_app(
             replays.close()
             storage.close()
 
-    app = FastAPI(title="shedkit", lifespan=lifespan)
+    app = HeadedApp(title="shedkit", lifespan=lifespan)
     checks = Health()
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     if "*" not in base.trusted_hosts:
@@ -458,7 +472,4 @@ def create_app(
     async def play(websocket: WebSocket, table_id: str) -> None:
         await serve_socket(websocket, table_id, base.allowed_origins)
 
-    # Added after every other middleware (`guard` included), so it runs first: every
-    # answer has the headers, refusals included, and HEAD reaches the routes as GET.
-    app.add_middleware(SecurityHeaders, pages=STATIC)
     return app

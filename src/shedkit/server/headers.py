@@ -28,9 +28,10 @@ IMPORT_MAP: Final = re.compile(
 
 
 def import_map_hashes(pages: Path) -> list[str]:
-    """The CSP sources (``'sha256-…'``) of the inline import maps of the pages in ``pages``."""
+    """The CSP sources (``'sha256-…'``) of the inline import maps of the pages under ``pages``
+    (a game's demonstration page in its folder too: the app serves every file there)."""
     found: set[str] = set()
-    for page in sorted(pages.glob("*.html")):
+    for page in sorted(pages.rglob("*.html")):
         for body in IMPORT_MAP.findall(page.read_text(encoding="utf-8")):
             digest = hashlib.sha256(body.encode("utf-8")).digest()
             found.add(f"'sha256-{base64.b64encode(digest).decode()}'")
