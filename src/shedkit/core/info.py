@@ -25,3 +25,5 @@ class GameInfo:
     max_score: int
     num_actions: int
     max_game_length: int
+    #: The points a match plays to when the rules set one (Dominoes, DOM-11), else None.
+    match_target: int | None = None

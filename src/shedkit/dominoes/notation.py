@@ -9,14 +9,11 @@ spinner's cross sides ``U D``); a hand's first tile is written alone
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
 
 from shedkit.core.errors import InvalidMoveError
 from shedkit.dominoes.actions import Tables
 from shedkit.dominoes.combos import DRAW, END_NAMES, PASS, Move, tile_index
-
-if TYPE_CHECKING:
-    from shedkit.dominoes.rules import State
 
 __all__ = ["parse_move", "parse_tile", "parse_tiles"]
 
@@ -41,11 +38,11 @@ def parse_tiles(text: str, max_pips: int = 6) -> list[int]:
     return [parse_tile(tok, max_pips) for tok in re.findall(r"\[[^\]]*\]|[^\s\[\]]+", spaced)]
 
 
-def parse_move(text: object, tables: Tables, state: State | None = None) -> Move:
+def parse_move(text: object, tables: Tables, legal: Sequence[Move] | None = None) -> Move:
     """Return the move ``text`` names; raise `InvalidMoveError` if it names none.
 
-    With a ``state``, a tile written alone after the first tile means its only
-    legal play (``3-5`` for ``3-5@R`` when only ``R`` fits).
+    With ``legal``, the moves legal once the first tile is down, a tile written
+    alone means its only legal play (``3-5`` for ``3-5@R`` when only ``R`` fits).
     """
     if not isinstance(text, str):
         raise InvalidMoveError(f"a move is written as text, not {type(text).__name__}")
@@ -62,8 +59,8 @@ def parse_move(text: object, tables: Tables, state: State | None = None) -> Move
     head, at, end_text = s.partition("@")
     tile = parse_tile(head, tables.max_pips)
     if not at:
-        if state is not None and state.board[0] >= 0:
-            fits = [m for m in state.legal_moves() if m.tile == tile]
+        if legal is not None:
+            fits = [m for m in legal if m.tile == tile]
             if len(fits) == 1:
                 return fits[0]
             ends = " or ".join(f"{tables.names[tile]}@{END_NAMES[e]}" for e in range(2))

@@ -17,7 +17,7 @@ import functools
 import hashlib
 import math
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
 from shedkit.core.args import is_int, seat_arg, seed_arg, view_seat_arg
@@ -32,7 +32,7 @@ from shedkit.dominoes.combos import DRAW, END_NAMES, PASS, Move
 from shedkit.dominoes.movegen import board_count, empty_board, legal_plays, place, playable_mask
 from shedkit.dominoes.notation import parse_move, parse_tiles
 from shedkit.dominoes.options import PRESETS, Options
-from shedkit.dominoes.view import View, layout
+from shedkit.dominoes.view import View, determinize, layout
 
 __all__ = ["Dominoes", "SetupError", "State", "make", "round_to_five"]
 
@@ -121,6 +121,7 @@ class Dominoes(GameBase[Move, "State"]):
             num_actions=t.num_actions,
             # every play, every draw, and at most n-1 passes before each of them
             max_game_length=options.players * (t.num_tiles + boneyard),
+            match_target=options.target,
         )
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
@@ -131,8 +132,13 @@ class Dominoes(GameBase[Move, "State"]):
         return f"<Dominoes preset={self.preset!r} {self.options}>"
 
     def parse_move(self, text: object, state: State | None = None) -> Move:
-        """Read a move in DOM-41 notation (``3-5@R``, ``6-6``, ``draw``, ``pass``)."""
-        return parse_move(text, self.tables, state)
+        """Read a move in DOM-41 notation (``3-5@R``, ``6-6``, ``draw``, ``pass``).
+
+        Once the first tile is down, a tile written alone is its only legal play.
+        """
+        if state is None or state.board[0] < 0:
+            return parse_move(text, self.tables)
+        return parse_move(text, self.tables, state.legal_moves())
 
     def tile_str(self, tile: int) -> str:
         """A tile of this set as ``a-b`` (DOM-40)."""
@@ -258,9 +264,64 @@ class Dominoes(GameBase[Move, "State"]):
 
     def determinize(self, view: View, rng: random.Random) -> State:
         """A full state consistent with ``view``: unseen tiles dealt at random (for search)."""
-        from shedkit.dominoes.view import determinize
-
         return determinize(self, view, rng)
+
+    def deal_from(
+        self, view: View, hands: list[list[int]], boneyard: list[int], seed: int
+    ) -> State:
+        """The hand in which each seat holds ``hands`` now, at the point ``view`` shows.
+
+        ``boneyard`` is what is left to draw, in order; the line, the turn, the
+        history and the points are the view's.
+        """
+        state = self.new_deal(seed=seed, hands=hands, boneyard=boneyard, leader=view.leader)
+        state.board = list(view.board)
+        # Before the first tile another seat cannot know the leader's forced tile: any tile then.
+        state.lead_tile = view.lead_tile
+        state.current_player = view.current_player
+        state.history = list(view.history)
+        seat_of_side = {self.side_of[s]: s for s in reversed(range(view.num_players))}
+        state.points = [view.scores[seat_of_side[side]] for side in range(self.num_sides)]
+        state._legal = None
+        return state
+
+    def replay_hand(self, state: State, observe: Callable[[State, Move], None]) -> State | None:
+        """Play ``state``'s hand again from its deal, showing ``observe`` every move first.
+
+        ``state`` is a whole hand with every tile known: each seat was dealt the tiles
+        it holds now and those it has played. That holds only while nobody has drawn,
+        so a hand with draws raises ``ValueError``. The first tile is replayed as
+        forced. ``observe(before, move)`` sees each move in the state it was made
+        from. Returns the state replayed to the end of the history, or ``None`` if
+        those hands could not have made its moves.
+        """
+        history = state.history
+        if any(move.kind == "draw" for _, move, _, _ in history):
+            raise ValueError("a hand with draws cannot be replayed from its deal")
+        hands = list(state.hands)
+        for seat, move, _, _ in history:
+            if move.tile >= 0:
+                hands[seat] |= 1 << move.tile
+        first = history[0][1].tile if history else -1
+        try:
+            start = self.new_deal(
+                seed=0,
+                hands=[members(h) for h in hands],
+                boneyard=list(state.remaining_boneyard()),
+                leader=state.leader,
+                lead_tile=first if first >= 0 else None,
+            )
+        except ValueError:
+            return None
+        for seat, move, _, _ in history:
+            if start.current_player != seat:
+                return None
+            observe(start, move)
+            try:
+                start.apply(move)
+            except IllegalMoveError:
+                return None
+        return start
 
     def deal_from_setup(self, seed: int, setup: Mapping[str, Any]) -> State:
         """The deal a record's ``seed`` and ``setup`` describe, before any move."""
@@ -344,6 +405,19 @@ class State:
         self._legal: tuple[Move, ...] | None = None
 
     # -- queries ---------------------------------------------------------------
+
+    def opens_trick(self) -> bool:
+        """True when the next move leads a new trick; Dominoes has no tricks."""
+        return False
+
+    @property
+    def thrown_in(self) -> bool:
+        """True if the deal was thrown in and will be dealt again; never in this game."""
+        return False
+
+    def finishing_order(self) -> list[int]:
+        """The seats in the order they went out; Dominoes ends when one does."""
+        return []
 
     @property
     def is_over(self) -> bool:

@@ -3,6 +3,9 @@
 A seat sees its own hand and the tiles it drew, how many tiles every seat
 holds, how many are left in the boneyard (never their order), the line and
 every play. Another seat's draws show as ``draw`` with no tile.
+
+``rules`` makes the views and so sits above this module: where a function here
+needs a whole deal, it asks the game it is given (a [`Dealer`][shedkit.dominoes.view.Dealer]).
 """
 
 from __future__ import annotations
@@ -10,19 +13,17 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol, TypeVar
 
-from shedkit.core.bits import members
-from shedkit.core.errors import IllegalMoveError
 from shedkit.core.pickling import reduce_dataclass
 from shedkit.dominoes.actions import Tables
 from shedkit.dominoes.combos import Move
+from shedkit.dominoes.movegen import empty_board, place
 from shedkit.dominoes.options import Options
 
-if TYPE_CHECKING:
-    from shedkit.dominoes.rules import Dominoes, State
+__all__ = ["Dealer", "Line", "View", "determinize", "layout", "missing_values", "replay_hand"]
 
-__all__ = ["Line", "View", "determinize", "layout", "missing_values", "replay_hand"]
+StateT = TypeVar("StateT")
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,14 +132,36 @@ class View:
         return self.board[:4]
 
 
-def missing_values(game: Dominoes, view: View) -> list[set[int]]:
+class Dealer(Protocol[StateT]):
+    """What this module asks of the game (`Dominoes`): its tiles, and deals built from hands."""
+
+    @property
+    def options(self) -> Options:
+        """The game's options."""
+        ...
+
+    @property
+    def tables(self) -> Tables:
+        """The game's tiles and moves."""
+        ...
+
+    def deal_from(
+        self, view: View, hands: list[list[int]], boneyard: list[int], seed: int
+    ) -> StateT:
+        """The hand in which each seat holds ``hands`` now, at the point ``view`` shows."""
+        ...
+
+    def replay_hand(self, state: StateT, observe: Callable[[StateT, Move], None]) -> StateT | None:
+        """Play ``state``'s hand again from its deal, showing ``observe`` every move first."""
+        ...
+
+
+def missing_values(game: Dealer[Any], view: View) -> list[set[int]]:
     """Pip values each seat is known to lack: the ends it passed on (DOM-07).
 
     A seat passes only with no boneyard left to draw from, so it never gains a
     tile after passing; the values stay missing.
     """
-    from shedkit.dominoes.movegen import empty_board, place
-
     tables = game.tables
     opts = game.options
     board = empty_board()
@@ -158,7 +181,7 @@ def missing_values(game: Dominoes, view: View) -> list[set[int]]:
 
 
 def _deal_hidden(
-    game: Dominoes, view: View, unseen: list[int], missing: list[set[int]], rng: random.Random
+    game: Dealer[Any], view: View, unseen: list[int], missing: list[set[int]], rng: random.Random
 ) -> list[list[int]]:
     """Share ``unseen`` among the other hands and the boneyard (last), honouring voids.
 
@@ -210,7 +233,7 @@ def _deal_hidden(
     return out
 
 
-def determinize(game: Dominoes, view: View, rng: random.Random) -> State:
+def determinize(game: Dealer[StateT], view: View, rng: random.Random) -> StateT:
     """Deal the tiles ``view`` cannot see at random, consistent with the seats' passes."""
     if view.seat is None:
         raise ValueError("determinize needs a seat's view, not a spectator's")
@@ -218,28 +241,18 @@ def determinize(game: Dominoes, view: View, rng: random.Random) -> State:
         raise ValueError("determinize needs a hand in progress")
     tables = game.tables
     me = view.seat
-    n = view.num_players
     on_table = {m.tile for _, m, _, _ in view.history if m.kind in ("lead", "play")}
     unseen = [t for t in range(tables.num_tiles) if t not in on_table and t not in view.hand]
     missing = missing_values(game, view)
     hands = _deal_hidden(game, view, unseen, missing, rng)
     pool = hands.pop()
     hands[me] = list(view.hand)
-    state = game.new_deal(seed=rng.randrange(2**63), hands=hands, boneyard=pool, leader=view.leader)
-    state.board = list(view.board)
-    # Before the first tile another seat cannot know the leader's forced tile: any tile then.
-    state.lead_tile = view.lead_tile
-    state.current_player = view.current_player
-    state.history = list(view.history)
-    seat_of_side = {game.side_of[s]: s for s in reversed(range(n))}
-    state.points = [view.scores[seat_of_side[side]] for side in range(game.num_sides)]
-    state._legal = None
-    return state
+    return game.deal_from(view, hands, pool, rng.randrange(2**63))
 
 
 def replay_hand(
-    game: Dominoes, state: State, observe: Callable[[State, Move], None]
-) -> State | None:
+    game: Dealer[StateT], state: StateT, observe: Callable[[StateT, Move], None]
+) -> StateT | None:
     """Play ``state``'s hand again from its deal, showing ``observe`` every move first.
 
     ``state`` is a whole hand with every tile known (a `determinize` draw): each seat
@@ -249,31 +262,6 @@ def replay_hand(
     move)`` sees each move in the state it was made from, so a search can weigh the
     deal by how likely those hands make the moves seen. Returns the state replayed to
     the end of the history, or ``None`` if those hands could not have made its moves.
+    The game replays it (``game.replay_hand``), for the state is its own.
     """
-    history = state.history
-    if any(move.kind == "draw" for _, move, _, _ in history):
-        raise ValueError("a hand with draws cannot be replayed from its deal")
-    hands = list(state.hands)
-    for seat, move, _, _ in history:
-        if move.tile >= 0:
-            hands[seat] |= 1 << move.tile
-    first = history[0][1].tile if history else -1
-    try:
-        start = game.new_deal(
-            seed=0,
-            hands=[members(h) for h in hands],
-            boneyard=list(state.remaining_boneyard()),
-            leader=state.leader,
-            lead_tile=first if first >= 0 else None,
-        )
-    except ValueError:
-        return None
-    for seat, move, _, _ in history:
-        if start.current_player != seat:
-            return None
-        observe(start, move)
-        try:
-            start.apply(move)
-        except IllegalMoveError:
-            return None
-    return start
+    return game.replay_hand(state, observe)

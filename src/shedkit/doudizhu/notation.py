@@ -7,20 +7,17 @@ has several readings (DDZ-16a), the ``+`` split chooses; a reading can also be
 named with a ``kind:`` prefix (``quad_pair:3333+44``), which is how the
 quad-with-pair of preset ``"de-wikipedia"`` is told from a quad with two equal
 solo kickers. Without a ``+``, the reading without kickers wins if there is one,
-otherwise the only reading, otherwise the only reading legal in the state.
+otherwise the only reading, otherwise the only reading legal now.
 """
 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
 
 from shedkit.core.errors import InvalidMoveError
 from shedkit.doudizhu.actions import Tables
 from shedkit.doudizhu.combos import KINDS, PASS, RANK_CHARS, Move
-
-if TYPE_CHECKING:
-    from shedkit.doudizhu.rules import State
 
 __all__ = ["parse_move", "parse_ranks"]
 
@@ -44,8 +41,11 @@ def parse_ranks(text: str) -> list[int]:
     return ranks
 
 
-def parse_move(text: object, tables: Tables, state: State | None = None) -> Move:
-    """Return the move ``text`` names; raise `InvalidMoveError` if it names none."""
+def parse_move(text: object, tables: Tables, legal: Sequence[Move] | None = None) -> Move:
+    """Return the move ``text`` names; raise `InvalidMoveError` if it names none.
+
+    ``legal``, the moves legal now, settles a reading that is ambiguous otherwise.
+    """
     if not isinstance(text, str):
         raise InvalidMoveError(f"a move is written as text, not {type(text).__name__}")
     if len(text) > _MAX_TEXT:
@@ -91,9 +91,9 @@ def parse_move(text: object, tables: Tables, state: State | None = None) -> Move
     canonical = [m for m in candidates if kind is None and m.kind != "quad_pair"]
     if plus and len(canonical) == 1:
         return canonical[0]
-    if state is not None:
-        legal = [m for m in candidates if m in state.legal_moves()]
-        if len(legal) == 1:
-            return legal[0]
+    if legal is not None:
+        allowed = [m for m in candidates if m in legal]
+        if len(allowed) == 1:
+            return allowed[0]
     readings = ", ".join(str(m) for m in candidates)
     raise InvalidMoveError(f"{text!r} can be read several ways; write one of: {readings}")

@@ -14,7 +14,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
 from shedkit.core.args import seat_arg, seed_arg, view_seat_arg
@@ -37,7 +37,7 @@ from shedkit.doudizhu.combos import (
 from shedkit.doudizhu.movegen import bomb_ranks, lead_moves, response_moves
 from shedkit.doudizhu.notation import parse_move, parse_ranks
 from shedkit.doudizhu.options import PRESETS, Options
-from shedkit.doudizhu.view import View
+from shedkit.doudizhu.view import View, determinize
 
 __all__ = ["DouDizhu", "SetupError", "State", "make"]
 
@@ -92,7 +92,7 @@ class DouDizhu(GameBase[Move, "State"]):
 
     def parse_move(self, text: object, state: State | None = None) -> Move:
         """Read a move in DDZ-51 notation; the state settles ambiguous readings."""
-        return parse_move(text, self.tables, state)
+        return parse_move(text, self.tables, None if state is None else state.legal_moves())
 
     def parse_cards(self, text: str) -> list[int]:
         """Read cards with suits (``Ts 3h B``) or bare ranks; bare ranks get no identity yet."""
@@ -199,9 +199,38 @@ class DouDizhu(GameBase[Move, "State"]):
 
     def determinize(self, view: View, rng: random.Random) -> State:
         """A full state consistent with ``view``: unseen cards dealt at random (for search)."""
-        from shedkit.doudizhu.view import determinize
-
         return determinize(self, view, rng)
+
+    def deal_from(
+        self,
+        view: View,
+        hands: list[list[int]],
+        kitty: list[int],
+        seed: int,
+        observe: Callable[[State, Move], None] | None = None,
+    ) -> State:
+        """The deal in which each seat holds ``hands`` now, replayed through ``view``'s history.
+
+        Each seat was dealt its hand now and the cards it played (the landlord less the
+        ``kitty``); ``observe(state, move)``, if given, sees each move before it is replayed.
+        """
+        played = [set(p) for p in view.played]
+        dealt: list[list[int]] = []
+        for seat, hand in enumerate(hands):
+            original = set(hand) | played[seat]
+            if seat == view.landlord and view.kitty is not None:
+                original -= set(view.kitty)
+            dealt.append(sorted(original))
+        # A deal that skipped the auction (new_deal(landlord=..., bid=...)) has a
+        # landlord and no bids: it starts in play, else its plays would replay as bids.
+        skipped = view.landlord is not None and not view.bids
+        landlord = view.landlord if skipped else None
+        state = State(self, seed, dealt, kitty, view.first_bidder, landlord, view.stake)
+        for _, move, cards in view.history:
+            if observe is not None:
+                observe(state, move)
+            state._apply(move, cards if move.size else None)
+        return state
 
     def deal_from_setup(self, seed: int, setup: Mapping[str, Any]) -> State:
         """The deal a record's ``seed`` and ``setup`` describe, before any move."""
@@ -313,6 +342,14 @@ class State:
             self._start_play(landlord)
 
     # -- queries ---------------------------------------------------------------
+
+    def opens_trick(self) -> bool:
+        """True when the next move leads a new trick, the last one having just ended."""
+        return self.phase == "play" and self.last_play is None and bool(self.history)
+
+    def finishing_order(self) -> list[int]:
+        """The seats in the order they went out (titles for the next deal), if it matters."""
+        return []
 
     @property
     def is_over(self) -> bool:

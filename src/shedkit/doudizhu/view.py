@@ -4,6 +4,9 @@ A [`View`][shedkit.doudizhu.view.View] is the only thing outside the engine that
 act on it, the terminal draws it. It holds the seat's own hand, the public
 history (with the physical cards of every play), and the kitty once the
 landlord has shown it; never another seat's hidden cards.
+
+``rules`` makes the views and so sits above this module: where a function here
+needs a whole deal, it asks the game it is given (a [`Dealer`][shedkit.doudizhu.view.Dealer]).
 """
 
 from __future__ import annotations
@@ -11,16 +14,16 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol, TypeVar
 
 from shedkit.core.pickling import reduce_dataclass
 from shedkit.doudizhu.combos import Move
 from shedkit.doudizhu.options import Options
 
-if TYPE_CHECKING:
-    from shedkit.doudizhu.rules import DouDizhu, State
+__all__ = ["Dealer", "View", "deal_from", "determinize", "known_cards"]
 
-__all__ = ["View", "deal_from", "determinize", "known_cards"]
+StateT = TypeVar("StateT")
+StateT_co = TypeVar("StateT_co", covariant=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,12 +100,32 @@ def known_cards(view: View) -> list[set[int]]:
     return known
 
 
+class Dealer(Protocol[StateT_co]):
+    """What this module asks of the game (`DouDizhu`): its pack, and a deal built from hands."""
+
+    @property
+    def deck(self) -> tuple[int, ...]:
+        """Every card of the game."""
+        ...
+
+    def deal_from(
+        self,
+        view: View,
+        hands: list[list[int]],
+        kitty: list[int],
+        seed: int,
+        observe: Callable[[StateT_co, Move], None] | None = None,
+    ) -> StateT_co:
+        """The deal in which each seat holds ``hands`` now, replayed through ``view``'s history."""
+        ...
+
+
 def determinize(
-    game: DouDizhu,
+    game: Dealer[StateT],
     view: View,
     rng: random.Random,
-    observe: Callable[[State, Move], None] | None = None,
-) -> State:
+    observe: Callable[[StateT, Move], None] | None = None,
+) -> StateT:
     """Deal the cards ``view`` cannot see at random and replay its public history.
 
     The result holds the view's own hand, every card already played where it
@@ -130,38 +153,21 @@ def determinize(
     # During the auction the kitty is some of the cards in no hand (a scenario
     # deal may leave cards out of play, and the view cannot say which).
     kitty = unseen[: view.options.kitty_size] if view.kitty is None else list(view.kitty)
-    return deal_from(game, view, hands, kitty, rng.randrange(2**63), observe)
+    return game.deal_from(view, hands, kitty, rng.randrange(2**63), observe)
 
 
 def deal_from(
-    game: DouDizhu,
+    game: Dealer[StateT],
     view: View,
     hands: list[list[int]],
     kitty: list[int],
     seed: int,
-    observe: Callable[[State, Move], None] | None = None,
-) -> State:
+    observe: Callable[[StateT, Move], None] | None = None,
+) -> StateT:
     """The deal in which each seat holds ``hands`` now, replayed through ``view``'s history.
 
     Each seat was dealt its hand now and the cards it played (the landlord less the
     ``kitty``); ``observe`` sees each move before it is replayed, as in `determinize`.
+    The game builds it (``game.deal_from``), for the state is its own.
     """
-    played = [set(p) for p in view.played]
-    dealt: list[list[int]] = []
-    for seat, hand in enumerate(hands):
-        original = set(hand) | played[seat]
-        if seat == view.landlord and view.kitty is not None:
-            original -= set(view.kitty)
-        dealt.append(sorted(original))
-    from shedkit.doudizhu.rules import State
-
-    # A deal that skipped the auction (new_deal(landlord=..., bid=...)) has a
-    # landlord and no bids: it starts in play, else its plays would replay as bids.
-    skipped = view.landlord is not None and not view.bids
-    landlord = view.landlord if skipped else None
-    state = State(game, seed, dealt, kitty, view.first_bidder, landlord, view.stake)
-    for _, move, cards in view.history:
-        if observe is not None:
-            observe(state, move)
-        state._apply(move, cards if move.size else None)
-    return state
+    return game.deal_from(view, hands, kitty, seed, observe)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
 from shedkit.core.args import seat_arg, seed_arg, view_seat_arg
@@ -34,7 +34,7 @@ from shedkit.president.combos import EIGHT, JOKER, PASS, Move, best_cards, card_
 from shedkit.president.movegen import play_keys
 from shedkit.president.notation import parse_cards, parse_move
 from shedkit.president.options import PRESETS, Options
-from shedkit.president.view import HIDDEN_GIVE, View
+from shedkit.president.view import HIDDEN_GIVE, View, determinize
 
 __all__ = ["TITLES", "President", "SetupError", "State", "make"]
 
@@ -197,9 +197,80 @@ class President(GameBase[Move, "State"]):
 
     def determinize(self, view: View, rng: random.Random) -> State:
         """A full state consistent with ``view``: unseen cards dealt at random (for search)."""
-        from shedkit.president.view import determinize
-
         return determinize(self, view, rng)
+
+    def deal_from(
+        self,
+        view: View,
+        hands: list[list[int]],
+        tax_draws: list[tuple[int, ...]],
+        seed: int,
+    ) -> State:
+        """The deal in which each seat holds ``hands`` now, at the point ``view`` shows.
+
+        ``tax_draws`` are the cards each exchange of the tax drew (PRE-20); the
+        phase, the turn, the trick and the history are the view's.
+        """
+        state = self.new_deal(seed=seed, hands=hands, dealer=view.dealer)
+        state.leftover = view.leftover
+        state.phase = view.phase
+        state.current_player = view.current_player
+        state.revolution = view.revolution
+        state.exchanges = list(view.exchanges)
+        state.tax_draws = tax_draws
+        state.tax_step = view.tax_step
+        state.last_play = view.last_play
+        state.last_player = view.last_player
+        state.passes = view.passes
+        state.passed = list(view.passed)
+        state.finished = list(view.finished)
+        state.history = list(view.history)
+        state.trick_start = len(view.history) - len(view.trick)
+        state._legal = None
+        return state
+
+    def replay_play(self, state: State, observe: Callable[[State, Move], None]) -> State | None:
+        """Play ``state``'s deal again from the tax's end, showing ``observe`` every play first.
+
+        ``state`` is a whole deal with every hand known: each seat held its hand now
+        and the cards it has played since the tax, and the order in force was flipped
+        by each quad played since (PRE-13). ``observe(before, move)`` sees each move
+        of the play in the state it was made from. Returns the state replayed to the
+        end of the history, or ``None`` if those hands could not have made its moves.
+        """
+        history = state.history
+        gives = 0
+        while gives < len(history) and history[gives][1].kind == "give":
+            gives += 1
+        hands = list(state.hands)
+        flips = 0
+        for seat, move, cards in history[gives:]:
+            hands[seat] |= mask_of(cards)
+            flips += move.kind == "quad"
+        revolution = state.revolution != (self.options.revolution and flips % 2 == 1)
+        try:
+            start = self.new_deal(
+                seed=0,
+                hands=[members(h) for h in hands],
+                dealer=state.dealer,
+                leftover=state.leftover,
+                revolution=revolution,
+            )
+        except ValueError:
+            return None
+        # The tax as it was: the gives stay in the history, the exchanges are done.
+        start.history = list(history[:gives])
+        start.trick_start = gives
+        start.exchanges = list(state.exchanges)
+        start.tax_draws = list(state.tax_draws)
+        start.tax_step = len(state.exchanges)
+        for _, move, _ in history[gives:]:
+            observe(start, move)
+            try:
+                start.apply(move)
+            except IllegalMoveError:
+                return None
+        return start
 
     def replay(self, record: Mapping[str, Any], steps: int | None = None) -> State:
         """Rebuild the state ``record`` describes (see `GameBase.replay`).
@@ -320,6 +391,19 @@ class State:
             self.current_player = (dealer + 1) % n  # PRE-06
 
     # -- queries ---------------------------------------------------------------
+
+    def opens_trick(self) -> bool:
+        """True when the next move leads a new trick, the last one having just ended."""
+        return self.phase == "play" and self.last_play is None and bool(self.history)
+
+    @property
+    def thrown_in(self) -> bool:
+        """True if the deal was thrown in and will be dealt again; never in this game."""
+        return False
+
+    def finishing_order(self) -> list[int]:
+        """The seats in the order they went out (titles for the next deal), if it matters."""
+        return list(self.finished)
 
     @property
     def is_over(self) -> bool:

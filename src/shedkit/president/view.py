@@ -4,6 +4,9 @@ The leftover cards are public (PRE-05); the tax's randomly drawn cards (or,
 with ``tax_style = "best"``, the best cards handed over) and the chosen cards
 are known only to the two seats of each exchange; the other seats see how many
 (PRE-20, PRE-21).
+
+``rules`` makes the views and so sits above this module: where a function here
+needs a whole deal, it asks the game it is given (a [`Dealer`][shedkit.president.view.Dealer]).
 """
 
 from __future__ import annotations
@@ -11,25 +14,24 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final, Protocol, TypeVar
 
-from shedkit.core.bits import mask_of, members
-from shedkit.core.errors import IllegalMoveError
 from shedkit.core.pickling import reduce_dataclass
+from shedkit.president.actions import Tables
 from shedkit.president.combos import Move, card_key
 from shedkit.president.options import Options
 
-if TYPE_CHECKING:
-    from shedkit.president.rules import President, State
-
 __all__ = [
     "HIDDEN_GIVE",
+    "Dealer",
     "View",
     "card_fits",
     "determinize",
     "known_cards",
     "replay_play",
 ]
+
+StateT = TypeVar("StateT")
 
 #: A tax ``give`` as seen by a seat outside the exchange: who gave, not what.
 HIDDEN_GIVE: Final = Move("give", text="give (hidden)")
@@ -80,7 +82,35 @@ class View:
         return self.phase == "over"
 
 
-def determinize(game: President, view: View, rng: random.Random) -> State:
+class Dealer(Protocol[StateT]):
+    """What this module asks of the game (`President`): its cards, and deals built from hands."""
+
+    @property
+    def deck(self) -> tuple[int, ...]:
+        """Every card of the game."""
+        ...
+
+    @property
+    def tables(self) -> Tables:
+        """The game's moves and card order."""
+        ...
+
+    def deal_from(
+        self,
+        view: View,
+        hands: list[list[int]],
+        tax_draws: list[tuple[int, ...]],
+        seed: int,
+    ) -> StateT:
+        """The deal in which each seat holds ``hands`` now, at the point ``view`` shows."""
+        ...
+
+    def replay_play(self, state: StateT, observe: Callable[[StateT, Move], None]) -> StateT | None:
+        """Play ``state``'s deal again from the tax's end, showing ``observe`` every play first."""
+        ...
+
+
+def determinize(game: Dealer[StateT], view: View, rng: random.Random) -> StateT:
     """Deal the cards ``view`` cannot see at random; keep everything public as it is."""
     if view.seat is None:
         raise ValueError("determinize needs a seat's view, not a spectator's")
@@ -101,12 +131,7 @@ def determinize(game: President, view: View, rng: random.Random) -> State:
             need = view.cards_left[s] - len(known[s])
             hands.append(sorted(known[s]) + unseen[:need])
             unseen = unseen[need:]
-    state = game.new_deal(seed=rng.randrange(2**63), hands=hands, dealer=view.dealer)
-    state.leftover = view.leftover
-    state.phase = view.phase
-    state.current_player = view.current_player
-    state.revolution = view.revolution
-    state.exchanges = list(view.exchanges)
+    seed = rng.randrange(2**63)
     # PRE-20: a giver chooses among the cards not just drawn, so each exchange keeps its
     # draw: known to the giver and the loser, sampled from the giver's hand otherwise.
     draws: list[tuple[int, ...]] = []
@@ -121,17 +146,7 @@ def determinize(game: President, view: View, rng: random.Random) -> State:
             draws.append(tuple(sorted(rng.sample(hands[giver], min(count, len(hands[giver]))))))
         else:
             draws.append(())
-    state.tax_draws = draws
-    state.tax_step = view.tax_step
-    state.last_play = view.last_play
-    state.last_player = view.last_player
-    state.passes = view.passes
-    state.passed = list(view.passed)
-    state.finished = list(view.finished)
-    state.history = list(view.history)
-    state.trick_start = len(view.history) - len(view.trick)
-    state._legal = None
-    return state
+    return game.deal_from(view, hands, draws, seed)
 
 
 def known_cards(view: View) -> list[set[int]]:
@@ -160,7 +175,7 @@ def known_cards(view: View) -> list[set[int]]:
     return known
 
 
-def card_fits(game: President, view: View) -> Callable[[int, int], bool] | None:
+def card_fits(game: Dealer[Any], view: View) -> Callable[[int, int], bool] | None:
     """``fits(seat, card)``: whether ``seat`` may hold ``card`` among its unknown cards.
 
     PRE-21: with ``tax_style = "best"``, a loser that handed ``view``'s seat its best
@@ -189,7 +204,7 @@ def _start_revolution(view: View) -> bool:
 
 
 def _deal_best(
-    game: President,
+    game: Dealer[Any],
     view: View,
     known: list[set[int]],
     unseen: list[int],
@@ -248,8 +263,8 @@ def _deal_best(
 
 
 def replay_play(
-    game: President, state: State, observe: Callable[[State, Move], None]
-) -> State | None:
+    game: Dealer[StateT], state: StateT, observe: Callable[[StateT, Move], None]
+) -> StateT | None:
     """Play ``state``'s deal again from the tax's end, showing ``observe`` every play first.
 
     ``state`` is a whole deal with every hand known (a `determinize` draw): each seat
@@ -258,38 +273,6 @@ def replay_play(
     sees each move of the play in the state it was made from, so a search can weigh
     the deal by how likely those hands make the moves seen. Returns the state
     replayed to the end of the history, or ``None`` if those hands could not have
-    made its moves.
+    made its moves. The game replays it (``game.replay_play``), for the state is its own.
     """
-    history = state.history
-    gives = 0
-    while gives < len(history) and history[gives][1].kind == "give":
-        gives += 1
-    hands = list(state.hands)
-    flips = 0
-    for seat, move, cards in history[gives:]:
-        hands[seat] |= mask_of(cards)
-        flips += move.kind == "quad"
-    revolution = state.revolution != (game.options.revolution and flips % 2 == 1)
-    try:
-        start = game.new_deal(
-            seed=0,
-            hands=[members(h) for h in hands],
-            dealer=state.dealer,
-            leftover=state.leftover,
-            revolution=revolution,
-        )
-    except ValueError:
-        return None
-    # The tax as it was: the gives stay in the history, the exchanges are done.
-    start.history = list(history[:gives])
-    start.trick_start = gives
-    start.exchanges = list(state.exchanges)
-    start.tax_draws = list(state.tax_draws)
-    start.tax_step = len(state.exchanges)
-    for _, move, _ in history[gives:]:
-        observe(start, move)
-        try:
-            start.apply(move)
-        except IllegalMoveError:
-            return None
-    return start
+    return game.replay_play(state, observe)
