@@ -67,7 +67,7 @@ def search_all(game: Any, views: list[Any], playouts: int) -> int:
     knowledge = knowledge_for(game)
     done = 0
     for i, view in enumerate(views):
-        visits, _, _ = run_playouts(game, knowledge, view, playouts, seed=i)
+        visits, _, _ = run_playouts(knowledge, view, playouts, seed=i)
         done += sum(visits)
     return done
 

@@ -54,7 +54,7 @@ def test_settings_reach_the_root_or_the_game_knowledge() -> None:
     plain = make_level("hard", game, 1)
     agent = make_level("hard", game, 1, settings={"confidence": 2, "objective": "adp"})
     assert (agent.confidence, agent.exploration) == (2.0, plain.exploration)
-    assert agent.knowledge.objective == "adp" and plain.knowledge.objective == "wp"
+    assert (agent.knowledge.settings.objective, plain.knowledge.settings.objective) == ("adp", "wp")
     try:
         make_level("hard", game, 1, settings={"confidense": 2})
     except ValueError as e:
@@ -68,21 +68,21 @@ def test_a_level_plays_its_own_settings_unless_told_others() -> None:
     game = shedkit.make("doudizhu")
     expert = make_level("expert", game, 1, budget_only=True)
     assert own_settings("expert", "doudizhu") == {"confidence": 2.0, "endgame_cards": 15}
-    assert (expert.confidence, expert.knowledge.endgame_cards) == (2.0, 15)
+    assert (expert.confidence, expert.knowledge.settings.endgame_cards) == (2.0, 15)
     # A setting named for the run wins over the level's own.
     varied = make_level("expert", game, 1, settings={"endgame_cards": 9})
-    assert (varied.confidence, varied.knowledge.endgame_cards) == (2.0, 9)
+    assert (varied.confidence, varied.knowledge.settings.endgame_cards) == (2.0, 9)
     plain = make_level("expert", game, 1, own=PLAIN_SETTINGS["doudizhu"])
-    assert (plain.confidence, plain.knowledge.endgame_cards) == (1.0, 0)
+    assert (plain.confidence, plain.knowledge.settings.endgame_cards) == (1.0, 0)
     hard = make_level("hard", game, 1)
-    assert (hard.confidence, hard.knowledge.endgame_cards) == (1.0, 0)
+    assert (hard.confidence, hard.knowledge.settings.endgame_cards) == (1.0, 0)
     assert own_settings("expert", "president") == {"mcmc": 400, "chains": 10}
     assert own_settings("expert", "dominoes") == {"objective": "wp"}
     dominoes = shedkit.make("dominoes")
-    assert make_level("expert", dominoes, 1).knowledge.objective == "wp"
-    assert make_level("hard", dominoes, 1).knowledge.objective == "adp"
+    assert make_level("expert", dominoes, 1).knowledge.settings.objective == "wp"
+    assert make_level("hard", dominoes, 1).knowledge.settings.objective == "adp"
     plain = make_level("expert", dominoes, 1, own=PLAIN_SETTINGS["dominoes"])
-    assert plain.knowledge.objective == "adp"
+    assert plain.knowledge.settings.objective == "adp"
     try:
         own_settings("grandmaster", "doudizhu")
     except ValueError as e:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 import pickle
@@ -18,15 +19,18 @@ from shedkit.agents.search.engine import run_paired, run_playouts
 from shedkit.agents.search.knowledge import (
     DominoesKnowledge,
     DouDizhuKnowledge,
+    GreedyRollouts,
     PresidentKnowledge,
-    _Likelihood,
-    _metropolis,
-    _pooled,
-    _Weighted,
 )
+from shedkit.agents.search.knowledge.sampler import _Likelihood, _metropolis, _pooled, _Weighted
 from shedkit.core.bits import members
 
 GAMES = ("doudizhu", "president", "dominoes")
+
+
+def _knowing(kind: type[GreedyRollouts], game: Any, **changes: Any) -> Any:
+    """``kind``'s knowledge of ``game`` with ``changes`` to its defaults."""
+    return kind(game, dataclasses.replace(kind.defaults, **changes))
 
 
 def _decision(game: Any, seed: int) -> Any:
@@ -90,8 +94,8 @@ def test_search_is_reproducible_for_a_seed(name: str) -> None:
     game = shedkit.make(name)
     view = _decision(game, 5)
     knowledge = knowledge_for(game)
-    first = run_playouts(game, knowledge, view, 24, seed=9)
-    assert first == run_playouts(game, knowledge, view, 24, seed=9)
+    first = run_playouts(knowledge, view, 24, seed=9)
+    assert first == run_playouts(knowledge, view, 24, seed=9)
     assert sum(first[0]) == 24 and len(first) == 3
     moves = [SearchAgent(game, knowledge, seed=4, playouts=24).act(view) for _ in range(2)]
     assert moves[0] == moves[1]
@@ -101,6 +105,26 @@ def test_search_is_reproducible_for_a_seed(name: str) -> None:
     assert agent.last_playouts == 24
     agent.act(_forced(game, 5))
     assert agent.last_playouts == 0
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_knowledge_is_its_game_and_settings(name: str) -> None:
+    """A knowledge is rebuilt from its game and settings alone (in a worker process): a
+    variant is `dataclasses.replace` of the game's defaults, and the copy plays the same."""
+    game = shedkit.make(name)
+    knowledge = knowledge_for(game, 0.2, {"mcmc": 30, "chains": 2})
+    kind = type(knowledge)
+    assert knowledge.settings == dataclasses.replace(kind.defaults, epsilon=0.2, mcmc=30, chains=2)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        knowledge.settings.mcmc = 0  # type: ignore[misc]
+    copy = pickle.loads(pickle.dumps(knowledge))
+    assert (type(copy), copy.game.options, copy.settings) == (
+        kind,
+        game.options,
+        knowledge.settings,
+    )
+    view = _decision(game, 5)
+    assert run_playouts(copy, view, 12, seed=1) == run_playouts(knowledge, view, 12, seed=1)
 
 
 def test_search_over_processes_adds_the_workers_statistics() -> None:
@@ -159,7 +183,7 @@ def test_ddz_root_moves_keep_one_kicker_choice_per_combination() -> None:
             assert knowledge.planner.plan_after(view, m).cost == min(costs)
         shrunk += len(roots) < len(legal)
     assert shrunk > 0  # the seeds reach kicker choices
-    everything = DouDizhuKnowledge(game, group_kickers=False)
+    everything = _knowing(DouDizhuKnowledge, game, group_kickers=False)
     view = _ddz_views(1)[0]
     assert everything.root_moves(view) == list(view.legal_moves)
 
@@ -167,7 +191,7 @@ def test_ddz_root_moves_keep_one_kicker_choice_per_combination() -> None:
 def test_ddz_objectives_score_wins_or_points() -> None:
     """The win-rate objective scores a deal ±1 for the seat's side; "adp" its points."""
     game = shedkit.make("doudizhu")
-    wp, adp = DouDizhuKnowledge(game), DouDizhuKnowledge(game, objective="adp")
+    wp, adp = DouDizhuKnowledge(game), _knowing(DouDizhuKnowledge, game, objective="adp")
     greedy = make_agent("greedy", game)
     for seed in range(6):
         state = game.new_deal(seed=seed, landlord=0, bid=3)
@@ -178,18 +202,19 @@ def test_ddz_objectives_score_wins_or_points() -> None:
             assert adp.reward(state, seat) == points
             assert wp.reward(state, seat) == (1.0 if points > 0 else -1.0)
     with pytest.raises(ValueError, match="objective"):
-        DouDizhuKnowledge(game, objective="points")
+        _knowing(DouDizhuKnowledge, game, objective="points")
     # A bid sets the stake: it is searched on points even under the win objective.
     auction = game.new_deal(seed=1).view(0)
     assert auction.phase == "auction"
-    assert wp.for_root(auction).objective == "adp" and adp.for_root(auction) is adp
+    assert wp.for_root(auction).settings == dataclasses.replace(wp.settings, objective="adp")
+    assert adp.for_root(auction) is adp
     assert wp.for_root(_ddz_views(1)[-1]) is wp
 
 
 def test_ddz_rollouts_never_bomb_at_random() -> None:
     """A random rollout move is never a bomb or the rocket while another move is legal."""
     game = shedkit.make("doudizhu")
-    knowledge = DouDizhuKnowledge(game, epsilon=1.0)
+    knowledge = _knowing(DouDizhuKnowledge, game, epsilon=1.0)
     rng = random.Random(5)
     checked = 0
     for state in _ddz_states(40):
@@ -222,7 +247,7 @@ def test_ddz_10_inference_weighs_deals_by_how_likely_they_make_the_moves_seen() 
     hidden cards where they really are than uniform ones do."""
     game = shedkit.make("doudizhu")
     greedy = make_agent("greedy", game)
-    knowledge = DouDizhuKnowledge(game, infer=48, model_epsilon=0.25)
+    knowledge = _knowing(DouDizhuKnowledge, game, infer=48, model_epsilon=0.25)
     uniform_right = weighed_right = 0.0
     for seed in (0, 3, 4, 5):
         state = _greedy_moves(game.new_deal(seed=seed), greedy, 18 + seed)
@@ -252,9 +277,9 @@ def test_ddz_10_inference_weighs_deals_by_how_likely_they_make_the_moves_seen() 
     # Off, or before any move: uniform deals.
     assert not isinstance(DouDizhuKnowledge(game).determinizer(view, random.Random()), _Weighted)
     with pytest.raises(ValueError, match="infer"):
-        DouDizhuKnowledge(game, infer=-1)
+        _knowing(DouDizhuKnowledge, game, infer=-1)
     with pytest.raises(ValueError, match="model_epsilon"):
-        DouDizhuKnowledge(game, model_epsilon=0.0)
+        _knowing(DouDizhuKnowledge, game, model_epsilon=0.0)
 
 
 @pytest.mark.parametrize("players", [4, 5])
@@ -271,7 +296,7 @@ def test_pre_08_inference_weighs_deals_by_how_likely_they_make_the_plays_seen(
 
     game = shedkit.make("president", players=players, tax=True)
     greedy = make_agent("greedy", game)
-    knowledge = PresidentKnowledge(game, infer=48, model_epsilon=0.25)
+    knowledge = _knowing(PresidentKnowledge, game, infer=48, model_epsilon=0.25)
     uniform_right = weighed_right = 0.0
     checked = 0
     for seed in range(6):
@@ -368,9 +393,9 @@ def test_pooled_chains_share_the_steps_and_one_chain_is_metropolis_itself() -> N
     assert one is not None and alone is not None
     assert (one.deals, one.weights) == (alone.deals, alone.weights)
     with pytest.raises(ValueError, match="chains"):
-        PresidentKnowledge(shedkit.make("president"), mcmc=20, chains=0)
+        _knowing(PresidentKnowledge, shedkit.make("president"), mcmc=20, chains=0)
     with pytest.raises(ValueError, match="chains"):
-        DouDizhuKnowledge(shedkit.make("doudizhu"), mcmc=20, chains=7)
+        _knowing(DouDizhuKnowledge, shedkit.make("doudizhu"), mcmc=20, chains=7)
 
 
 @pytest.mark.parametrize("tax_style", ["drawn", "best"])
@@ -385,7 +410,7 @@ def test_pre_21_chain_keeps_the_known_cards_and_places_more_cards_right(tax_styl
 
     game = shedkit.make("president", players=5, tax=True, tax_style=tax_style)
     greedy = make_agent("greedy", game)
-    knowledge = PresidentKnowledge(game, mcmc=150)
+    knowledge = _knowing(PresidentKnowledge, game, mcmc=150)
     uniform_right = chain_right = 0.0
     checked = 0
     for seed in range(12):
@@ -418,9 +443,9 @@ def test_pre_21_chain_keeps_the_known_cards_and_places_more_cards_right(tax_styl
     assert checked >= 8
     assert chain_right > uniform_right
     with pytest.raises(ValueError, match="mcmc"):
-        PresidentKnowledge(game, mcmc=-1)
+        _knowing(PresidentKnowledge, game, mcmc=-1)
     with pytest.raises(ValueError, match="one of them"):
-        PresidentKnowledge(game, mcmc=10, infer=10)
+        _knowing(PresidentKnowledge, game, mcmc=10, infer=10)
 
 
 def test_ddz_10_chain_keeps_the_kitty_and_places_more_cards_right() -> None:
@@ -431,7 +456,7 @@ def test_ddz_10_chain_keeps_the_kitty_and_places_more_cards_right() -> None:
 
     game = shedkit.make("doudizhu")
     greedy = make_agent("greedy", game)
-    knowledge = DouDizhuKnowledge(game, mcmc=30)
+    knowledge = _knowing(DouDizhuKnowledge, game, mcmc=30)
     uniform_right = chain_right = 0.0
     for seed in (0, 3, 4, 5):
         state = _greedy_moves(game.new_deal(seed=seed), greedy, 18 + seed)
@@ -451,7 +476,7 @@ def test_ddz_10_chain_keeps_the_kitty_and_places_more_cards_right() -> None:
             chain_right += _right_share(draw(), state, seat)
     assert chain_right > uniform_right
     with pytest.raises(ValueError, match="mcmc"):
-        DouDizhuKnowledge(game, mcmc=-3)
+        _knowing(DouDizhuKnowledge, game, mcmc=-3)
 
 
 def test_dom_07_chain_keeps_the_passes_and_places_more_tiles_right() -> None:
@@ -463,7 +488,7 @@ def test_dom_07_chain_keeps_the_passes_and_places_more_tiles_right() -> None:
 
     game = shedkit.make("dominoes")
     greedy = make_agent("greedy", game)
-    knowledge = DominoesKnowledge(game, mcmc=60, chains=3)
+    knowledge = _knowing(DominoesKnowledge, game, mcmc=60, chains=3)
     halves = game.tables.halves
     uniform_right = chain_right = 0.0
     passes = 0
@@ -487,11 +512,11 @@ def test_dom_07_chain_keeps_the_passes_and_places_more_tiles_right() -> None:
     assert passes > 0
     assert chain_right > uniform_right
     with pytest.raises(ValueError, match="mcmc"):
-        DominoesKnowledge(game, mcmc=-1)
+        _knowing(DominoesKnowledge, game, mcmc=-1)
     with pytest.raises(ValueError, match="model_epsilon"):
-        DominoesKnowledge(game, mcmc=10, model_epsilon=0.0)
+        _knowing(DominoesKnowledge, game, mcmc=10, model_epsilon=0.0)
     with pytest.raises(ValueError, match="chains"):
-        DominoesKnowledge(game, mcmc=10, chains=4)
+        _knowing(DominoesKnowledge, game, mcmc=10, chains=4)
 
 
 def test_dom_07_replay_plays_the_hand_again_from_its_deal() -> None:
@@ -579,9 +604,9 @@ def test_paired_search_plays_every_move_on_the_same_deals() -> None:
     knowledge = knowledge_for(game)
     view = next(v for v in _ddz_views(6) if v.phase == "play" and 3 <= len(v.legal_moves) <= 8)
     moves = list(view.legal_moves)
-    values = run_paired(game, knowledge, view, 10 * len(moves), seed=3, moves=moves)
+    values = run_paired(knowledge, view, 10 * len(moves), seed=3, moves=moves)
     assert [len(v) for v in values] == [10] * len(moves)
-    assert values == run_paired(game, knowledge, view, 10 * len(moves), seed=3, moves=moves)
+    assert values == run_paired(knowledge, view, 10 * len(moves), seed=3, moves=moves)
     assert all(x in (-1.0, 1.0) for v in values for x in v)
     # Two workers play their shares on deals of their own and pool them.
     agent = SearchAgent(game, knowledge, seed=2, playouts=8 * len(moves), workers=2)
@@ -600,13 +625,13 @@ def test_pre_paired_search_compares_the_moves_on_the_same_deals() -> None:
     assert knowledge.paired and not knowledge_for(game).paired
     view = _view_with(game, seed=2, fewest=3, most=10)
     moves = list(view.legal_moves)
-    values = run_paired(game, knowledge, view, 6 * len(moves), seed=4, moves=moves)
+    values = run_paired(knowledge, view, 6 * len(moves), seed=4, moves=moves)
     assert [len(v) for v in values] == [6] * len(moves)
-    assert values == run_paired(game, knowledge, view, 6 * len(moves), seed=4, moves=moves)
+    assert values == run_paired(knowledge, view, 6 * len(moves), seed=4, moves=moves)
     # PRE-12: a deal scores n - 1 - place, from 4 (first) to 0 (last).
     assert {x for v in values for x in v} <= {0.0, 1.0, 2.0, 3.0, 4.0}
     # The same move twice sees the same deals and dice, so it scores the same everywhere.
-    twice = run_paired(game, knowledge, view, 12, seed=4, moves=[moves[0], moves[0]])
+    twice = run_paired(knowledge, view, 12, seed=4, moves=[moves[0], moves[0]])
     assert twice[0] == twice[1]
     picks = [SearchAgent(game, knowledge, seed=3, playouts=8 * len(moves)).act(view) for _ in "ab"]
     assert picks[0] == picks[1] and picks[0] in view.legal_moves
@@ -626,7 +651,7 @@ def test_paired_search_narrows_many_moves_first() -> None:
 def test_dom_07_exact_endgame_matches_exhaustive_play() -> None:
     """DOM-07: alpha-beta gives the minimax value of a small endgame with no boneyard."""
     game = shedkit.make("dominoes", preset="block")
-    knowledge = DominoesKnowledge(game, endgame_tiles=28)
+    knowledge = _knowing(DominoesKnowledge, game, endgame_tiles=28)
     endgames = []
     for seed in range(20):
         rng = random.Random(seed)
@@ -656,7 +681,7 @@ def test_dom_07_exact_endgame_matches_exhaustive_play() -> None:
 def test_dom_10_objectives_score_the_side_win_or_its_margin() -> None:
     """DOM-10: "wp" scores a side's win ±1 (0 for a tie), "adp" its points over the others'."""
     game = shedkit.make("dominoes")
-    adp, wp = DominoesKnowledge(game), DominoesKnowledge(game, objective="wp")
+    adp, wp = DominoesKnowledge(game), _knowing(DominoesKnowledge, game, objective="wp")
     greedy = make_agent("greedy", game)
     signs = set()
     for seed in range(8):
@@ -674,8 +699,8 @@ def test_dom_10_objectives_score_the_side_win_or_its_margin() -> None:
     # The win objective reaches the endgame solver too: its values are wins and losses.
     assert wp.exact(_dominoes_endgame(game), 0) in (-1.0, 0.0, 1.0)
     with pytest.raises(ValueError, match="objective"):
-        DominoesKnowledge(game, objective="points")
-    assert pickle.loads(pickle.dumps(wp)).objective == "wp"
+        _knowing(DominoesKnowledge, game, objective="points")
+    assert pickle.loads(pickle.dumps(wp)).settings.objective == "wp"
 
 
 def _dominoes_endgame(game: Any) -> Any:
@@ -701,7 +726,7 @@ def test_ddz_14_exact_endgame_matches_exhaustive_play() -> None:
     game = shedkit.make("doudizhu")
     greedy = make_agent("greedy", game)
     shared = DouDizhuEndgame(game.tables, game.num_players, max_nodes=10**6)
-    knowledge = DouDizhuKnowledge(game, endgame_cards=9)
+    knowledge = _knowing(DouDizhuKnowledge, game, endgame_cards=9)
     rng = random.Random(14)
     endgames = []
     for seed in range(120):
@@ -747,7 +772,10 @@ def test_ddz_14_exact_endgame_matches_exhaustive_play() -> None:
     assert tiny.landlord_wins(big.rank_counts, *args) is None
     # Off by default, and never under the points objective.
     assert DouDizhuKnowledge(game).exact(endgames[0], 0) is None
-    assert DouDizhuKnowledge(game, objective="adp", endgame_cards=9).exact(endgames[0], 0) is None
+    assert (
+        _knowing(DouDizhuKnowledge, game, objective="adp", endgame_cards=9).exact(endgames[0], 0)
+        is None
+    )
 
 
 def test_bad_settings_get_clear_errors() -> None:

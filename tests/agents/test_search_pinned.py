@@ -93,7 +93,7 @@ def searched(name: str, preset: str, seed: int) -> list[tuple[int, str, str]]:
     budget = BUDGET[name]
     out = []
     for i, view in enumerate(decision_views(game, seed, 3)):
-        stats = run_playouts(game, knowledge, view, budget, seed=seed * 10 + i)
+        stats = run_playouts(knowledge, view, budget, seed=seed * 10 + i)
         agent = make_level("hard", game, seed * 10 + i, budget_only=True, playouts=budget)
         out.append((len(view.history), digest(stats), str(agent.act(view))))
     return out

@@ -133,9 +133,11 @@ def test_search_settings_name_a_variant_of_a_level(levels: ModuleType) -> None:
     game = shedkit.make("doudizhu")
     agent = levels.build_agent(text, game, 1, False)
     assert agent.playouts == 8
-    assert (agent.knowledge.objective, agent.knowledge.group_kickers) == ("adp", False)
+    settings = agent.knowledge.settings
+    assert (settings.objective, settings.group_kickers) == ("adp", False)
     assert levels.describe_agent(text, "doudizhu", False)["settings"]["objective"] == "adp"
-    assert levels.build_agent("hard@8:epsilon=0.05", game, 1, False).knowledge.epsilon == 0.05
+    calmer = levels.build_agent("hard@8:epsilon=0.05", game, 1, False)
+    assert calmer.knowledge.settings.epsilon == 0.05
     for bad in ("hard:objective", "greedy:objective=adp", "hard:colour=red", "hard:objective=x"):
         with pytest.raises(ValueError):
             levels.build_agent(bad, game, 1, False)
@@ -163,7 +165,7 @@ def test_a_file_keeps_the_levels_own_settings(levels: ModuleType, tmp_path: Path
     assert levels._own({**older, "game": "dominoes"}, "expert") == {"objective": "adp"}
     game = shedkit.make("doudizhu")
     agent = levels.build_agent("expert@6", game, 1, False, levels._own(older, "expert"))
-    assert (agent.confidence, agent.knowledge.endgame_cards) == (1.0, 0)
+    assert (agent.confidence, agent.knowledge.settings.endgame_cards) == (1.0, 0)
     assert "own" not in levels._run_settings(
         levels._arguments(), levels._arguments().parse_args(TINY)
     )

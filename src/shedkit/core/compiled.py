@@ -34,8 +34,8 @@ else:
 
 
 #: The modules a compiled build compiles: move generation, state updates and views,
-#: then the search bots' playouts (the engine, its per-game knowledge, the greedy
-#: rollout policies).
+#: then the search bots' playouts (the engine, its per-game knowledge with the sampler
+#: and the settings it reads at every rollout step, the greedy rollout policies).
 HOT_MODULES: Final = (
     "shedkit.core.bits",
     "shedkit.core.rng",
@@ -56,7 +56,11 @@ HOT_MODULES: Final = (
     "shedkit.dominoes.view",
     "shedkit.agents.search.engine",
     "shedkit.agents.search.endgame",
-    "shedkit.agents.search.knowledge",
+    "shedkit.agents.search.knowledge.settings",
+    "shedkit.agents.search.knowledge.sampler",
+    "shedkit.agents.search.knowledge.doudizhu",
+    "shedkit.agents.search.knowledge.president",
+    "shedkit.agents.search.knowledge.dominoes",
     "shedkit.agents.greedy_doudizhu",
     "shedkit.agents.greedy_president",
     "shedkit.agents.greedy_dominoes",

@@ -2,7 +2,8 @@
 
 The engine (`engine`) knows no game; each game adds a small
 `GameKnowledge` (its reward, its rollout policy, an optional
-exact endgame solver) in `knowledge`. `levels` registers the
+exact endgame solver) in a module of `knowledge`, over the deal sampler
+the games share and one `SearchSettings` record. `levels` registers the
 ``easy``, ``medium``, ``hard`` and ``expert`` agents for every game.
 """
 

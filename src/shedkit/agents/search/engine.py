@@ -99,7 +99,6 @@ class _Stats:
 
 
 def run_playouts(
-    game: Any,
     knowledge: GameKnowledge,
     view: Any,
     playouts: int,
@@ -156,7 +155,6 @@ def _play_out(state: Any, knowledge: GameKnowledge, seat: int, rng: random.Rando
 
 
 def run_paired(
-    game: Any,
     knowledge: GameKnowledge,
     view: Any,
     playouts: int,
@@ -189,19 +187,19 @@ def run_paired(
 
 
 def _worker(
-    args: tuple[Any, Any, Any, int, int, float | None, float, list[Any]],
+    args: tuple[Any, Any, int, int, float | None, float, list[Any]],
 ) -> tuple[list[int], list[float], list[float]]:
-    game, knowledge, view, playouts, seed, seconds, exploration, moves = args
+    knowledge, view, playouts, seed, seconds, exploration, moves = args
     deadline = None if seconds is None else time.perf_counter() + seconds
-    return run_playouts(game, knowledge, view, playouts, seed, deadline, exploration, moves)
+    return run_playouts(knowledge, view, playouts, seed, deadline, exploration, moves)
 
 
 def _paired_worker(
-    args: tuple[Any, Any, Any, int, int, float | None, list[Any]],
+    args: tuple[Any, Any, int, int, float | None, list[Any]],
 ) -> list[list[float]]:
-    game, knowledge, view, playouts, seed, seconds, moves = args
+    knowledge, view, playouts, seed, seconds, moves = args
     deadline = None if seconds is None else time.perf_counter() + seconds
-    return run_paired(game, knowledge, view, playouts, seed, deadline, moves)
+    return run_paired(knowledge, view, playouts, seed, deadline, moves)
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -292,7 +290,6 @@ class SearchAgent:
         if self.workers == 1:
             deadline = None if self.seconds is None else time.perf_counter() + self.seconds
             return run_playouts(
-                self.game,
                 knowledge,
                 view,
                 playouts,
@@ -306,7 +303,6 @@ class SearchAgent:
         share = -(-playouts // self.workers)
         jobs = [
             (
-                self.game,
                 knowledge,
                 view,
                 share,
@@ -358,13 +354,12 @@ class SearchAgent:
     ) -> list[list[float]]:
         if self.workers == 1:
             deadline = None if self.seconds is None else time.perf_counter() + self.seconds
-            return run_paired(self.game, knowledge, view, budget, seed, deadline, moves)
+            return run_paired(knowledge, view, budget, seed, deadline, moves)
         if self._pool is None:
             self._pool = ProcessPoolExecutor(self.workers)
         share = -(-budget // self.workers)
         jobs = [
-            (self.game, knowledge, view, share, seed + w, self.seconds, moves)
-            for w in range(self.workers)
+            (knowledge, view, share, seed + w, self.seconds, moves) for w in range(self.workers)
         ]
         values: list[list[float]] = [[] for _ in moves]
         for part in self._pool.map(_paired_worker, jobs):
