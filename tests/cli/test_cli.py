@@ -9,7 +9,8 @@ import pytest
 
 import shedkit
 from shedkit.cli.doudizhu_tui import LIST_CAP, group_ranks, interpret, number_moves
-from shedkit.cli.main import main, parse_option_values
+from shedkit.cli.main import main
+from shedkit.core.option_flags import parse_option_values
 from shedkit.core.records import load_record
 from shedkit.core.rng import derive_seed
 from tests.cli.helpers import match_args, run

@@ -11,7 +11,7 @@ from rich.console import Console
 import shedkit
 from shedkit.agents import make_agent
 from shedkit.cli.dominoes_tui import DominoesTUI, line_rows, score_line
-from shedkit.cli.main import PLAYABLE
+from shedkit.cli.play_cmd import PLAYABLE
 from shedkit.core.records import load_record
 from shedkit.dominoes import Dominoes, Line
 from tests.cli.helpers import match_args, run

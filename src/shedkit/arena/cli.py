@@ -12,6 +12,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from shedkit.core.errors import OptionError
+from shedkit.core.option_flags import parse_option_values
 
 __all__ = [
     "SCORE_LEGEND",
@@ -218,7 +219,6 @@ def print_forfeits(out: Console, results: dict[str, Any]) -> None:
 def run_arena(args: argparse.Namespace, out: Console, err: Console) -> int:
     """Run the ``arena`` subcommand; errors are [`ShedkitError`][shedkit.ShedkitError]s."""
     from shedkit.arena import Tournament
-    from shedkit.cli.main import parse_option_values
 
     try:
         import numpy  # noqa: F401

@@ -1,4 +1,4 @@
-"""What every game's terminal client shares: input, completion, move lists, the match loop.
+"""What every game's terminal client shares: the match loop and the words it speaks in.
 
 A game's client (``shedkit.cli.<game>_tui``) subclasses `MatchTUI` and
 fills in what only it knows: how the table looks from the human's seat, how a
@@ -6,10 +6,8 @@ move is told, what a finished deal shows and which columns the score table
 has. Everything drawn while a deal is on comes from ``state.view(human)``, so
 no client can show a bot's hidden cards or tiles by mistake.
 
-Input goes through `read_line`, which reads from any text stream: the
-tests drive whole matches through a ``StringIO``, and on a terminal it uses
-``input()`` so that the standard ``readline`` gives line editing and tab
-completion over the legal moves.
+Reading a move and the numbered list of moves are `shedkit.cli.moves`; replays
+are `shedkit.cli.replays`.
 """
 
 from __future__ import annotations
@@ -18,43 +16,29 @@ import functools
 import re
 import sys
 import time
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Final, TextIO
 
 from rich import box
-from rich.columns import Columns
-from rich.console import Console, Group, RenderableType
+from rich.console import Console, RenderableType
 from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
 from shedkit.agents.base import Agent
-from shedkit.core.errors import IllegalMoveError, InvalidMoveError
+from shedkit.cli.moves import (
+    Listing,
+    MoveCompleter,
+    full_listing,
+    interpret,
+    number_moves,
+    read_line,
+    render_listing,
+)
+from shedkit.core.errors import IllegalMoveError
 from shedkit.core.match import DealResult, Match
-from shedkit.core.records import replay as replay_record
 
-__all__ = [
-    "LIST_CAP",
-    "Listing",
-    "MatchTUI",
-    "MoveCompleter",
-    "full_listing",
-    "interpret",
-    "number_moves",
-    "open_replay",
-    "read_line",
-    "render_listing",
-    "signed",
-    "step_through",
-    "verb",
-]
-
-#: How many moves the numbered list shows at most; the rest are typed (or tab-completed).
-LIST_CAP = 40
-
-#: Slots the combinatorial kinds get at least, however many basic moves there are.
-_MIN_COMBO_SLOTS = 16
+__all__ = ["QUIT_WORDS", "YOU", "MatchTUI", "signed", "verb", "with_note"]
 
 QUIT_WORDS = frozenset({"quit", "exit"})
 
@@ -78,12 +62,6 @@ def with_note(name: str, note: str) -> str:
     return f"{name} ({note})"
 
 
-def replay_names(names: Sequence[str] | None, n: int) -> tuple[list[str], int | None]:
-    """A replay's seat names (default ``Seat 0`` …) and the seat that was "You", if any."""
-    shown = list(names) if names else [f"Seat {s}" for s in range(n)]
-    return shown, shown.index(YOU) if YOU in shown else None
-
-
 def verb(you: bool, plain: str, third: str) -> str:
     """``plain`` for the human ("you play"), ``third`` for anyone else ("Bot 1 plays")."""
     return plain if you else third
@@ -96,222 +74,6 @@ def signed(value: int) -> str:
     if value < 0:
         return f"[red]{value}[/]"
     return "0"
-
-
-# -- reading input --------------------------------------------------------------
-
-
-def read_line(prompt: str, stream: TextIO, console: Console) -> str | None:
-    """One line from ``stream`` without its line end; ``None`` at the end of input.
-
-    On an interactive stdin this is ``input()``, so that ``readline`` edits and
-    completes the line. From any other stream (a pipe, a test's ``StringIO``)
-    the line is echoed after the prompt, which keeps a transcript readable.
-    """
-    if stream is sys.stdin and stream.isatty():
-        try:
-            return input(prompt)
-        except EOFError:
-            console.print()
-            return None
-    console.print(prompt, end="", markup=False, highlight=False)
-    line = stream.readline()
-    if not line:
-        console.print()
-        return None
-    line = line.rstrip("\r\n")
-    console.print(line, markup=False, highlight=False)
-    return line
-
-
-class MoveCompleter:
-    """A ``readline`` completer over the current legal moves (case-insensitive)."""
-
-    def __init__(self) -> None:
-        self.words: list[str] = []
-        self._matches: list[str] = []
-
-    def __call__(self, text: str, index: int) -> str | None:
-        if index == 0:
-            low = text.lower()
-            self._matches = [w for w in self.words if w.lower().startswith(low)]
-        return self._matches[index] if index < len(self._matches) else None
-
-    def install(self) -> bool:
-        """Make this readline's completer; ``False`` where there is no readline."""
-        try:
-            import readline
-        except ImportError:  # Windows without pyreadline: plain input still works
-            return False
-        readline.set_completer(self)
-        # Moves contain '+', ':', '=' and '@', which readline splits words on by default.
-        readline.set_completer_delims("\t\n")
-        if "libedit" in (readline.__doc__ or ""):
-            readline.parse_and_bind("bind ^I rl_complete")
-        else:
-            readline.parse_and_bind("tab: complete")
-        return True
-
-
-# -- the numbered list of moves -------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Listing:
-    """The legal moves numbered from 1; the first ``shown`` are listed, grouped by kind.
-
-    Moves past ``shown`` keep their numbers (typing one works) but are not
-    printed, so a lead with hundreds of moves stays one screen.
-    """
-
-    moves: tuple[Any, ...]
-    shown: int
-    groups: tuple[tuple[str, int, int], ...]  # (kind, first number, last number) listed
-    hidden: tuple[tuple[str, int], ...]  # (kind, how many not listed)
-
-    def option(self, number: int) -> Any:
-        """The move numbered ``number``, or ``None``."""
-        return self.moves[number - 1] if 1 <= number <= len(self.moves) else None
-
-
-def _share(counts: Sequence[int], cap: int) -> list[int]:
-    """Split ``cap`` list slots among kinds: small kinds in full, the rest evenly."""
-    out = [0] * len(counts)
-    left = cap
-    order = sorted(range(len(counts)), key=lambda i: counts[i])
-    for j, i in enumerate(order):
-        give = min(counts[i], max(1, left // (len(counts) - j)))
-        out[i] = give
-        left = max(0, left - give)
-    return out
-
-
-def number_moves(
-    legal: Sequence[Any],
-    kind_order: Sequence[str],
-    basic_kinds: frozenset[str] = frozenset(),
-    spread: Callable[[str, list[Any]], list[Any]] | None = None,
-    cap: int = LIST_CAP,
-) -> Listing:
-    """Number ``legal`` for the list: grouped by ``move.kind``, at most about ``cap`` listed.
-
-    Kinds in ``basic_kinds`` are listed in full; the other kinds share what is
-    left of ``cap``, each showing the front of its ``spread`` order (a varied
-    sample rather than every variant of the lowest play).
-    """
-    by_kind: dict[str, list[Any]] = {}
-    for m in legal:
-        by_kind.setdefault(m.kind, []).append(m)
-    order = list(kind_order)
-    kinds = sorted(by_kind, key=lambda k: order.index(k) if k in order else len(order))
-    ordered = [spread(k, by_kind[k]) if spread else by_kind[k] for k in kinds]
-    if len(legal) <= cap + cap // 4:
-        # Hiding a handful of moves saves no screen and only sends the player to 'moves'.
-        cap = len(legal)
-    basic = sum(len(ms) for k, ms in zip(kinds, ordered, strict=True) if k in basic_kinds)
-    combos = [i for i, k in enumerate(kinds) if k not in basic_kinds]
-    shares = _share([len(ordered[i]) for i in combos], max(cap - basic, _MIN_COMBO_SLOTS))
-    quota = [len(ms) for ms in ordered]
-    for i, q in zip(combos, shares, strict=True):
-        quota[i] = q
-    numbered: list[Any] = []
-    groups: list[tuple[str, int, int]] = []
-    for kind, ms, q in zip(kinds, ordered, quota, strict=True):
-        groups.append((kind, len(numbered) + 1, len(numbered) + q))
-        numbered += ms[:q]
-    shown = len(numbered)
-    hidden: list[tuple[str, int]] = []
-    for kind, ms, q in zip(kinds, ordered, quota, strict=True):
-        numbered += ms[q:]
-        if len(ms) > q:
-            hidden.append((kind, len(ms) - q))
-    return Listing(tuple(numbered), shown, tuple(groups), tuple(hidden))
-
-
-def _rows(
-    numbers_by_kind: Sequence[tuple[str, Sequence[int]]],
-    listing: Listing,
-    labels: Mapping[str, str],
-    text: Callable[[Any], str],
-) -> Table:
-    grid = Table.grid(padding=(0, 2))
-    grid.add_column(style="dim", no_wrap=True)
-    grid.add_column()
-    for kind, numbers in numbers_by_kind:
-        items = [Text.assemble((f"#{n}", "cyan"), " ", text(listing.moves[n - 1])) for n in numbers]
-        grid.add_row(labels.get(kind, kind), Columns(items, padding=(0, 2)))
-    return grid
-
-
-def render_listing(
-    listing: Listing,
-    labels: Mapping[str, str],
-    tty: bool = False,
-    text: Callable[[Any], str] = str,
-) -> RenderableType:
-    """The numbered moves, one row per kind, with a hint when some are not listed.
-
-    ``text`` writes a move (by default ``str``; a game may write it in the
-    order in force, say).
-    """
-    rows = [(kind, range(first, last + 1)) for kind, first, last in listing.groups]
-    parts: list[RenderableType] = [_rows(rows, listing, labels, text)]
-    if listing.hidden:
-        more = sum(n for _, n in listing.hidden)
-        kinds = ", ".join(f"{labels.get(k, k)} {n}" for k, n in listing.hidden)
-        example = text(listing.moves[listing.shown])
-        how = "type a move (Tab completes)" if tty else "type a move"
-        parts.append(
-            Text(
-                f"… and {more} more not listed ({kinds}): {how}, e.g. {example}; "
-                "'moves' lists them all",
-                style="dim",
-            )
-        )
-    return Group(*parts)
-
-
-def full_listing(
-    listing: Listing,
-    labels: Mapping[str, str],
-    kind_order: Sequence[str],
-    text: Callable[[Any], str] = str,
-) -> RenderableType:
-    """Every legal move, grouped by kind, under the numbers the capped list gave them."""
-    by_kind: dict[str, list[int]] = {}
-    for n, m in enumerate(listing.moves, start=1):
-        by_kind.setdefault(m.kind, []).append(n)
-    order = list(kind_order)
-    kinds = sorted(by_kind, key=lambda k: order.index(k) if k in order else len(order))
-    return _rows([(k, sorted(by_kind[k])) for k in kinds], listing, labels, text)
-
-
-def interpret(
-    text: str,
-    listing: Listing,
-    parse: Callable[[str], Any],
-) -> Any:
-    """The move ``text`` asks for, or a one-line message (a ``str``) saying why it names none.
-
-    ``#N`` picks option N from the list; any other text is read as a move, so
-    that a typed ``22`` (the pair of twos) can never be taken for option 22. A
-    bare number that names no move gets a hint to add the ``#``. The move
-    returned may still be illegal: applying it says why.
-    """
-    s = text.strip()
-    count = len(listing.moves)
-    if s.startswith("#"):
-        number = s[1:].strip()
-        picked = listing.option(int(number)) if number.isdigit() else None
-        if picked is None:
-            return f"{s!r} is not an option; options are #1 to #{count}"
-        return picked
-    try:
-        return parse(s)
-    except InvalidMoveError as err:
-        if s.isdigit() and listing.option(int(s)) is not None:
-            return f"{s!r} is not a move; to pick option {s} from the list, type #{s}"
-        return str(err)
 
 
 # -- playing a match ------------------------------------------------------------
@@ -626,65 +388,3 @@ class MatchTUI:
             f"After {match.deals_played} deal(s) [bold]{names} {wins} the match[/] "
             f"with {signed(best)}."
         )
-
-
-# -- replays --------------------------------------------------------------------
-
-
-def open_replay(
-    console: Console,
-    record: Mapping[str, Any],
-    title: str,
-    heading: Callable[[Any], str],
-    rows: Callable[[Any, Any], Sequence[tuple[str, str]]],
-) -> tuple[Any, Any]:
-    """Rebuild a record's final state and its deal as dealt, and print the replay's opening.
-
-    ``heading(start)`` is the line under the rule; ``rows(start, final)`` the
-    (label, cards or tiles) rows of the table of hands. Raises
-    `RecordError` for a record that does not replay.
-    """
-    final = replay_record(record)
-    # The same record without its moves is the deal as dealt; stepping it again
-    # gives each move's before/after views for the narration.
-    start = replay_record({**record, "moves": [], "returns": None})
-    console.rule(f"[bold]Replay[/] {escape(title)}" if title else "[bold]Replay[/]")
-    console.print(heading(start), highlight=False)
-    hands = Table.grid(padding=(0, 2))
-    hands.add_column(style="bold")
-    hands.add_column()
-    for label, text in rows(start, final):
-        hands.add_row(label, text)
-    console.print(hands, highlight=False)
-    return final, start
-
-
-def step_through(
-    console: Console,
-    start: Any,
-    moves: Sequence[tuple[int, Any]],
-    narrate: Callable[[Any, int, Any, Any], list[str]],
-    stream: TextIO,
-    step: bool = False,
-) -> bool:
-    """Apply ``moves`` (``(seat, move)`` pairs) to ``start``, printing each move's narration.
-
-    ``narrate(before, seat, move, after)`` gets spectator views. With ``step``,
-    wait for Enter after each move (``q`` stops; the end of input shows the
-    rest). Returns ``False`` if stopped early.
-    """
-    for number, (seat, move) in enumerate(moves, start=1):
-        before = start.view(None)
-        start.apply(move, seat=seat)
-        after = start.view(None)
-        for i, line in enumerate(narrate(before, seat, move, after)):
-            lead = f"{number:3d}. " if i == 0 else "     "
-            console.print(lead + line, highlight=False)
-        if step and number < len(moves):
-            answer = read_line("[Enter] next move, q to stop> ", stream, console)
-            if answer is None:
-                step = False
-            elif answer.strip().lower() in ("q", "quit"):
-                console.print("Stopped.")
-                return False
-    return True

@@ -1,7 +1,8 @@
 """Dominoes in the terminal: the line of play, the open ends and their count, replays.
 
-The match loop, input and the numbered move list are shared by every game
-(`shedkit.cli.common`); this module says how a Dominoes table looks:
+The match loop, input, the numbered move list and replays are shared by every
+game (`shedkit.cli.common`, `shedkit.cli.moves`, `shedkit.cli.replays`); this
+module says how a Dominoes table looks:
 the line laid out from end ``L`` to end ``R`` with doubles crosswise (drawn
 upright across three rows), the spinner and its cross arms ``U`` and ``D``
 (All Fives), the open ends and their count, each seat's tile count and
@@ -22,8 +23,10 @@ from rich.table import Table
 from rich.text import Text
 
 from shedkit.agents.base import Agent
-from shedkit.cli import common
-from shedkit.cli.common import Listing, MatchTUI, open_replay, signed, step_through, verb
+from shedkit.cli import common, replays
+from shedkit.cli.common import MatchTUI, signed, verb
+from shedkit.cli.moves import Listing
+from shedkit.cli.replays import open_replay, step_through
 from shedkit.core.errors import InvalidMoveError
 from shedkit.core.match import DealResult, Match
 from shedkit.dominoes.combos import END_NAMES, Move
@@ -378,7 +381,7 @@ def replay_deal(
     """
 
     def rows(start: State, final: State) -> list[tuple[str, str]]:
-        shown, _ = common.replay_names(names, start.num_players)
+        shown, _ = replays.replay_names(names, start.num_players)
         out = [
             (
                 common.with_note(shown[s], "leads") if s == start.leader else shown[s],
@@ -398,7 +401,7 @@ def replay_deal(
         rows,
     )
     game = state.game
-    names, you = common.replay_names(names, state.num_players)
+    names, you = replays.replay_names(names, state.num_players)
     c = console
 
     def told(before: View, seat: int, move: Move, after: View) -> list[str]:

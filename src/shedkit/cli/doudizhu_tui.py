@@ -1,7 +1,8 @@
 """Dou Di Zhu in the terminal: the table as the human's seat sees it, the bots' moves, replays.
 
-The match loop, input and the numbered move list are shared by every game
-(`shedkit.cli.common`); this module says how a Dou Di Zhu table looks:
+The match loop, input, the numbered move list and replays are shared by every
+game (`shedkit.cli.common`, `shedkit.cli.moves`, `shedkit.cli.replays`); this
+module says how a Dou Di Zhu table looks:
 roles, the auction, the stake and multiplier, the kitty once revealed, the
 hand grouped by rank.
 """
@@ -21,8 +22,11 @@ from rich.panel import Panel
 from rich.table import Table
 
 from shedkit.agents.base import Agent
-from shedkit.cli import common
-from shedkit.cli.common import LIST_CAP, Listing, MatchTUI, open_replay, signed, step_through, verb
+from shedkit.cli import common, replays
+from shedkit.cli import moves as move_list
+from shedkit.cli.common import MatchTUI, signed, verb
+from shedkit.cli.moves import LIST_CAP, Listing
+from shedkit.cli.replays import open_replay, step_through
 from shedkit.core.match import DealResult, Match
 from shedkit.doudizhu.combos import KINDS, RANK_CHARS, Move, card_rank, card_str
 from shedkit.doudizhu.rules import DouDizhu, State, sort_cards
@@ -128,7 +132,7 @@ def number_moves(legal: Sequence[Move], cap: int = LIST_CAP) -> Listing:
     Solos, pairs, trios and bombs are listed in full; the kinds with kickers and
     the chains share what is left of ``cap``, each showing a varied sample.
     """
-    return common.number_moves(legal, _KIND_ORDER, _BASIC_KINDS, _spread, cap)
+    return move_list.number_moves(legal, _KIND_ORDER, _BASIC_KINDS, _spread, cap)
 
 
 def _spell(move: Move) -> str:
@@ -141,7 +145,7 @@ def interpret(text: str, listing: Listing, game: DouDizhu, state: State) -> Move
     Only ``#N`` picks from the list: a bare number (``5``, ``22``, ``10``) is
     always read as ranks.
     """
-    choice: Move | str = common.interpret(text, listing, lambda s: game.parse_move(s, state))
+    choice: Move | str = move_list.interpret(text, listing, lambda s: game.parse_move(s, state))
     return choice
 
 
@@ -441,7 +445,7 @@ def replay_deal(
     """
 
     def rows(start: State, final: State) -> list[tuple[str, str]]:
-        shown, _ = common.replay_names(names, start.num_players)
+        shown, _ = replays.replay_names(names, start.num_players)
         out = [
             (
                 common.with_note(shown[s], "landlord") if s == final.landlord else shown[s],
@@ -460,7 +464,7 @@ def replay_deal(
         lambda s: f"Dou Di Zhu, preset {s.game.preset!r}, seed {s.seed}",
         rows,
     )
-    names, you = common.replay_names(names, state.num_players)
+    names, you = replays.replay_names(names, state.num_players)
     narrator = Narrator(names, you, show_cards=True)
     c = console
     if state.phase == "auction":

@@ -1,7 +1,8 @@
 """President in the terminal: the table as the human's seat sees it, the bots' moves, replays.
 
-The match loop, input and the numbered move list are shared by every game
-(`shedkit.cli.common`); this module says how a President table looks:
+The match loop, input, the numbered move list and replays are shared by every
+game (`shedkit.cli.common`, `shedkit.cli.moves`, `shedkit.cli.replays`); this
+module says how a President table looks:
 the order in force (a REVOLUTION banner while it is reversed), each seat's
 card count, last play and title, the public leftover cards, the tax exchange
 while the giver chooses, the hand low to high in the order in force, and the
@@ -21,8 +22,10 @@ from rich.panel import Panel
 from rich.table import Table
 
 from shedkit.agents.base import Agent
-from shedkit.cli import common
-from shedkit.cli.common import Listing, MatchTUI, open_replay, signed, step_through, verb
+from shedkit.cli import common, replays
+from shedkit.cli.common import MatchTUI, signed, verb
+from shedkit.cli.moves import Listing
+from shedkit.cli.replays import open_replay, step_through
 from shedkit.core.match import DealResult, Match
 from shedkit.president.combos import EIGHT, FACE_CHARS, JOKER, KINDS, Move, card_str
 from shedkit.president.rules import TITLES, President, State
@@ -374,7 +377,7 @@ def replay_deal(
     """
 
     def rows(start: State, final: State) -> list[tuple[str, str]]:
-        shown, _ = common.replay_names(names, start.num_players)
+        shown, _ = replays.replay_names(names, start.num_players)
         out = [
             (
                 common.with_note(shown[s], "dealer") if s == start.dealer else shown[s],
@@ -396,7 +399,7 @@ def replay_deal(
         rows,
     )
     n = state.num_players
-    names, you = common.replay_names(names, n)
+    names, you = replays.replay_names(names, n)
     narrator = Narrator(state.game, names, you, reveal=True)
     c = console
     start = state.view(None)

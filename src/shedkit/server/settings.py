@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import time
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Any, Final, TypeVar
 
 from shedkit.server.logs import FORMATS as LOG_FORMATS
 
@@ -19,6 +19,17 @@ __all__ = ["LOOPBACK_HOSTS", "Settings", "TokenBucket"]
 LOOPBACK_HOSTS: Final = ("localhost", "127.0.0.1", "::1", "[::1]")
 #: A cluster node's name.
 NODE_ID: Final = re.compile(r"[A-Za-z0-9_-]{1,32}")
+
+_T = TypeVar("_T")
+
+
+def _flag(default: _T, flag: str, help: str, **more: Any) -> _T:
+    """A field that is also the ``shedkit serve`` flag ``flag``, described by ``help``.
+
+    ``more`` goes to the flag as it is (``metavar``, ``choices``); the flag's default is
+    the field's.
+    """
+    return field(default=default, metadata={"flag": flag, "help": help, **more})
 
 
 @dataclass(frozen=True)
@@ -36,55 +47,133 @@ class Settings:
     processes of their own (0: the cores but one, at most 4); a move not back within
     ``bot_think_limit`` seconds is made by the greedy bot instead. ``pooled_agents`` names
     further agents whose moves go to those processes.
+
+    A field whose metadata names a ``flag`` is that flag of ``shedkit serve``, with the
+    metadata's ``help`` (and ``metavar``, ``choices``) and the field's default.
     """
 
-    bot_delay: float = 0.6
-    away_after: float = 20.0
-    turn_clock: float = 30.0
-    time_bank: float = 30.0
+    bot_delay: float = _flag(0.6, "--bot-delay", "seconds a bot waits before moving")
+    away_after: float = _flag(
+        20.0, "--away-after", "seconds without a connection before a seat's bot plays for it"
+    )
+    turn_clock: float = _flag(
+        30.0,
+        "--turn-clock",
+        "seconds per move of a new table, then the seat's time bank, before its bot plays "
+        "the move; 0 for no clock",
+    )
+    time_bank: float = _flag(30.0, "--time-bank", "extra seconds per seat and deal")
     timeouts_before_away: int = 2
     # A seat that keeps timing out without a move has its clock halved down to this.
     min_turn_clock: float = 5.0
     next_deal_after: float = 30.0
-    max_tables: int = 1000
-    tables_per_client: int = 20
-    creates_per_minute: float = 10.0
-    joins_per_minute: float = 30.0
+    max_tables: int = _flag(1000, "--max-tables", "tables this server hosts at most")
+    tables_per_client: int = _flag(20, "--tables-per-client", "open tables one address may create")
+    creates_per_minute: float = _flag(
+        10.0, "--creates-per-minute", "tables one address may create a minute"
+    )
+    joins_per_minute: float = _flag(
+        30.0, "--joins-per-minute", "seats one address may take a minute"
+    )
     # Replays not yet cached that one address may ask for a minute (each is built anew).
-    replays_per_minute: float = 30.0
+    replays_per_minute: float = _flag(
+        30.0,
+        "--replays-per-minute",
+        "replays not yet cached one address may ask for a minute",
+        metavar="N",
+    )
     idle_expiry: float = 3600.0
     finished_expiry: float = 900.0
     sweep_every: float = 30.0
     bot_only_max_deals: int = 200
     max_body: int = 64 * 1024
-    allowed_origins: tuple[str, ...] = ()
+    allowed_origins: tuple[str, ...] = _flag(
+        (),
+        "--allowed-origin",
+        "a browser origin besides the page's own allowed to open WebSockets "
+        "(repeatable, e.g. https://cards.example.org)",
+        metavar="URL",
+    )
     trusted_hosts: tuple[str, ...] = LOOPBACK_HOSTS
     replay_cache: int = 64
-    bot_workers: int = 0
+    bot_workers: int = _flag(
+        0,
+        "--bot-workers",
+        "processes in which search bots (hard, expert) compute their moves; "
+        "0: the cores but one, at most 4",
+        metavar="N",
+    )
     bot_think_limit: float = 15.0
     pooled_agents: tuple[str, ...] = ()
     # WebSockets open at once per client (cookie), per address and per table.
-    ws_per_client: int = 16
-    ws_per_address: int = 64
-    ws_per_table: int = 200
+    ws_per_client: int = _flag(
+        16, "--ws-per-client", "WebSockets one browser (its cookie) may hold open", metavar="N"
+    )
+    ws_per_address: int = _flag(
+        64, "--ws-per-address", "WebSockets one address may hold open", metavar="N"
+    )
+    ws_per_table: int = _flag(
+        200, "--ws-per-table", "WebSockets (players and spectators) per table", metavar="N"
+    )
     # The HTTP edge: connections at once (503 past it) and per address (429 past it),
     # request head size, seconds for a request's head and body to arrive, seconds a peer
     # may leave what it was sent unread, idle keep-alive, and the shutdown's grace.
-    max_connections: int = 4096
-    connections_per_address: int = 256
+    max_connections: int = _flag(
+        4096, "--max-connections", "connections served at once; more are answered 503", metavar="N"
+    )
+    connections_per_address: int = _flag(
+        256,
+        "--connections-per-address",
+        "connections one address may hold open, more are answered 429; a reverse proxy "
+        "trusted for forwarded headers is not capped",
+        metavar="N",
+    )
     max_head: int = 16 * 1024
     max_headers: int = 100
-    request_timeout: float = 10.0
-    send_timeout: float = 10.0
+    request_timeout: float = _flag(
+        10.0,
+        "--request-timeout",
+        "seconds a request's head, or its body, may take to arrive",
+        metavar="S",
+    )
+    send_timeout: float = _flag(
+        10.0,
+        "--send-timeout",
+        "seconds a client may leave an answer or its messages unread before it is disconnected",
+        metavar="S",
+    )
     keep_alive: int = 5
     shutdown_grace: float = 3.0
     # A cluster (`shedkit.server.cluster`): Redis's URL (None: a single node), this node's
     # name, and how long its hold on a table lasts without renewal.
-    cluster_url: str | None = None
-    node_id: str = ""
-    lease_ttl: float = 5.0
+    cluster_url: str | None = _flag(
+        None,
+        "--cluster",
+        "join a cluster of nodes through Redis (e.g. redis://127.0.0.1:6379/0); needs "
+        "--db postgresql://… shared by every node",
+        metavar="REDIS_URL",
+    )
+    node_id: str = _flag(
+        "",
+        "--node-id",
+        "this node's name in the cluster (default: the host name and port)",
+        metavar="NAME",
+    )
+    lease_ttl: float = _flag(
+        5.0,
+        "--lease",
+        "seconds a node holds its tables without renewing: how soon another node takes "
+        "over the tables of one that died",
+        metavar="S",
+    )
     # How `shedkit serve` writes its log lines (`shedkit.server.logs`): "text" or "json".
-    log_format: str = "text"
+    log_format: str = _flag(
+        "text",
+        "--log-format",
+        "log lines as text (time, level, node, table, message) or as one JSON object per "
+        "line, for a log collector",
+        choices=LOG_FORMATS,
+    )
 
     def __post_init__(self) -> None:
         if self.turn_clock < 0 or self.time_bank < 0:
