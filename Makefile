@@ -63,9 +63,11 @@ run: $(if $(filter 1,$(COMPILED)),$(COMPILED_STAMP),$(SERVER_STAMP))
 cluster: $(SERVER_STAMP)
 	sh scripts/cluster.sh --port $(PORT) --nodes $(NODES) $(if $(filter 1,$(KEEP_DB)),--keep-db)
 
+# lint-imports: the architecture's contracts in pyproject.toml ([tool.importlinter]).
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks setup.py build_backend examples
 	$(BIN)/ruff format --check src tests benchmarks setup.py build_backend examples
+	$(BIN)/lint-imports
 
 typecheck: $(STAMP)
 	$(BIN)/mypy src
@@ -106,13 +108,17 @@ $(COMPILED_STAMP): pyproject.toml setup.py build_backend/shedkit_backend.py \
 		$(if $(filter 1,$(COMPILED)),$(shell find src -type f -not -path '*/__pycache__/*'))
 	$(MAKE) compiled
 
-# The whole suite against the installed compiled wheel (tests/ only: the doctests of src/ run
-# in `make test`), then a short benchmark of both builds.
-test-compiled: compiled server-test-deps | $(STAMP)
-	status=0; SHEDKIT_EXPECT_COMPILED=1 SHEDKIT_TEST_PG_URL="$$(cat build/pg-url 2>/dev/null)" \
-		SHEDKIT_TEST_REDIS_URL="$$(cat build/redis-url 2>/dev/null)" \
-		$(COMPILED_BIN)/python -m pytest -p no:cacheprovider $(XDIST) tests || status=$$?; \
-		sh scripts/server-test-deps.sh build stop; exit $$status
+# The suites in which compilation changes what runs, against the installed compiled wheel:
+# the engine, the games, the agents, the environments, the arena, the packaging, and the
+# server's bots and a whole deal served (tests/ only: the doctests of src/ run in `make
+# test`; the browser suite and the rest of the server's run there, on the same engine code).
+# Then a short benchmark of both builds.
+COMPILED_SUITES := tests/core tests/doudizhu tests/dominoes tests/president tests/rules \
+	tests/agents tests/envs tests/arena tests/benchmarks tests/packaging \
+	tests/server/test_api.py tests/server/test_bots.py
+test-compiled: compiled | $(STAMP)
+	SHEDKIT_EXPECT_COMPILED=1 $(COMPILED_BIN)/python -m pytest -p no:cacheprovider $(XDIST) \
+		$(COMPILED_SUITES)
 	$(BIN)/python benchmarks/bench.py --quick
 
 clean:

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import shedkit
-from shedkit.server.serialize import serialize_view
+from shedkit.protocol.views import serialize_view
 
 OUT = Path(__file__).resolve().parents[2] / "src/shedkit/server/static/games/dominoes/fixtures"
 

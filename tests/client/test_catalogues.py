@@ -408,7 +408,7 @@ def server_codes() -> set[str]:
 
 
 def test_server_codes_found() -> None:
-    # The scan works: codes raised in manager.py and written in app.py are both found.
+    # The scan works: codes raised in table.py and written in app.py are both found.
     assert {"seat_taken", "not_your_turn", "too_large", "bad_request"} <= server_codes()
 
 

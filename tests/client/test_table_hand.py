@@ -31,8 +31,7 @@ import pytest
 import shedkit
 from shedkit.doudizhu.combos import RANK_CHARS
 from shedkit.president.combos import FACE_CHARS
-from shedkit.protocol.views import cards_json
-from shedkit.server.serialize import serialize_view
+from shedkit.protocol.views import cards_json, serialize_view
 from tests.client.test_lobby import word
 from tests.client.test_table_alerts import open_table, seated_state
 from tests.server.browser import ARTIFACTS, CHROMIUM, PHONE, in_header

@@ -73,9 +73,15 @@ def test_speed_chosen_in_the_lobby_is_shown_and_paces_the_bots(
     shoot(page, f"pace-table-{lang}")
 
     # The bots wait three times the server's delay at this pace (six before they lead).
-    assert live.manager.bot_pause(table) / DELAY in (pytest.approx(3), pytest.approx(6))
+    assert table.bot_pause(live.node.settings.bot_delay) / DELAY in (
+        pytest.approx(3),
+        pytest.approx(6),
+    )
     fast = live.table(live.create(game="doudizhu", bots=3, deals=1, speed="fast")["id"])
-    assert live.manager.bot_pause(fast) / DELAY in (pytest.approx(1), pytest.approx(2))
+    assert fast.bot_pause(live.node.settings.bot_delay) / DELAY in (
+        pytest.approx(1),
+        pytest.approx(2),
+    )
 
     lobby, more_errors = new_page(browser, locale)
     lobby.goto(live.url + "/")

@@ -325,7 +325,7 @@ def stuck(server: LiveServer, timeout: float = 3.0) -> bool:
 
     While it is stuck no state message leaves the server (each waits for its commit).
     """
-    return not server.manager.storage.flush(timeout=timeout)
+    return not server.node.storage.flush(timeout=timeout)
 
 
 def stop_server(server: LiveServer) -> None:

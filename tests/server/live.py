@@ -18,9 +18,11 @@ import uvicorn
 from websockets.sync.client import ClientConnection, connect
 
 from shedkit.server import create_app
-from shedkit.server.manager import Manager, TableRuntime
+from shedkit.server.node import Node
+from shedkit.server.room import Room
 from shedkit.server.run import uvicorn_config
 from shedkit.server.settings import Settings
+from shedkit.server.table import Table
 
 Json = dict[str, Any]
 
@@ -106,12 +108,15 @@ class LiveServer:
         return f"http://127.0.0.1:{self.port}"
 
     @property
-    def manager(self) -> Manager:
-        manager: Manager = self.app.state.manager
-        return manager
+    def node(self) -> Node:
+        node: Node = self.app.state.node
+        return node
 
-    def table(self, table_id: str) -> TableRuntime:
-        return self.manager.tables[table_id]
+    def room(self, table_id: str) -> Room:
+        return self.node.lobby.rooms[table_id]
+
+    def table(self, table_id: str) -> Table:
+        return self.room(table_id).table
 
     def stop(self) -> None:
         self.http.close()
@@ -231,7 +236,7 @@ def play_until(
     server: LiveServer,
     table_id: str,
     clients: list[Client],
-    done: Callable[[TableRuntime], bool],
+    done: Callable[[Table], bool],
     pick: Callable[[Json], str] = lambda view: view["legal"][0]["m"],
     timeout: float = 60.0,
 ) -> int:

@@ -250,7 +250,7 @@ def test_a_table_keeps_its_last_deal_summaries_and_no_records_in_memory(
     deals = client.get(f"/api/tables/{tid}/deals").json()
     assert [d["number"] for d in deals] == [got["deal_number"] - 1, got["deal_number"]]
     assert client.get(f"/api/tables/{tid}/deals/1").status_code == 200
-    runtime = client.app.state.manager.table(tid)  # type: ignore[attr-defined]
+    runtime = client.app.state.node.lobby.room(tid).table  # type: ignore[attr-defined]
     assert all(result.record is None for result in runtime.match.results)
 
 
@@ -262,7 +262,7 @@ def test_a_seat_is_answered_only_once_stored(client: Any) -> None:
     import threading
 
     tid = create(client)["id"]
-    storage = client.app.state.manager.storage  # type: ignore[attr-defined]
+    storage = client.app.state.node.storage  # type: ignore[attr-defined]
     gate = threading.Event()
     store = storage._store
 

@@ -120,4 +120,4 @@ def test_a_thinking_bot_does_not_hold_up_another_table(tmp_path: Path) -> None:
             assert time.monotonic() < deadline + 240, "the hard bots did not finish the deal"
             time.sleep(0.1)
         assert server.http.get(f"/api/tables/{slow}").json()["thinking"] is None
-        assert server.manager.late_answers == 0
+        assert server.node.counters.late_answers == 0

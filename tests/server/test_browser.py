@@ -237,7 +237,7 @@ def test_the_other_pages_under_the_policy(db: str, browser: Any) -> None:
         done = live.create(game="doudizhu", bots=3, deals=1, seed=3)["id"]
         wait(lambda: live.table(done).status == "finished", timeout=120)
         number = live.table(done).summaries[-1]["number"]
-        wait(lambda: live.manager.storage.get_deal(done, number) is not None)
+        wait(lambda: live.node.storage.get_deal(done, number) is not None)
         context = browser.new_context(viewport=DESKTOP, locale="en-GB")
         watch_policy(context, errors)
         page = context.new_page()

@@ -21,7 +21,7 @@ import struct
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -300,6 +300,16 @@ for thread in threads: thread.join()
 """
 
 
+def probe_health(http: httpx.Client, going: Callable[[], bool]) -> list[float]:
+    """Seconds each ``GET /api/health`` took, one after the other while ``going()``."""
+    probes = []
+    while going():
+        started = time.perf_counter()
+        assert http.get("/api/health").status_code == 200
+        probes.append(time.perf_counter() - started)
+    return probes
+
+
 def test_sixteen_replays_at_once_leave_the_server_answering(tmp_path: Path) -> None:
     with served(tmp_path, "--replays-per-minute", "1000") as (_proc, port):
         base = f"http://127.0.0.1:{port}"
@@ -311,27 +321,32 @@ def test_sixteen_replays_at_once_leave_the_server_answering(tmp_path: Path) -> N
         fetchers = subprocess.Popen(
             [sys.executable, "-c", FETCHER, *urls], stdout=subprocess.PIPE, text=True
         )
-        probes = []
-        while fetchers.poll() is None:
-            started = time.perf_counter()
-            assert http.get("/api/health").status_code == 200
-            probes.append(time.perf_counter() - started)
+        started = time.monotonic()
+        during = probe_health(http, lambda: fetchers.poll() is None)
+        took = time.monotonic() - started
         assert fetchers.stdout is not None
         assert fetchers.stdout.read().split() == ["200"] * 16
-        median, worst = statistics.median(probes), max(probes)
+        # The same probes as long again with no replay: what this machine's load alone
+        # costs them (the tests run two at a time on two cores).
+        until = time.monotonic() + took
+        alone = probe_health(http, lambda: time.monotonic() < until)
+        slow, slow_alone = sum(p >= 0.1 for p in during), sum(p >= 0.1 for p in alone)
         print(
-            f"\n/api/health during 16 replays: {len(probes)} probes, "
-            f"median {1000 * median:.1f} ms, max {1000 * worst:.1f} ms"
+            f"\n/api/health during 16 replays: {len(during)} probes, median "
+            f"{1000 * statistics.median(during):.1f} ms, max {1000 * max(during):.1f} ms, "
+            f"{slow} of 100 ms or more ({slow_alone} of {len(alone)} with no replay)"
         )
-        # Built in a thread of the server, single probes took 110-300 ms.
-        assert worst < 0.1, sorted(probes)[-5:]
+        # Built in a thread of the server, two or three probes of each run took 110-300 ms
+        # on an idle machine; built in a process of their own, none. A probe held up by
+        # the machine's other work is counted in both runs, and one more is let pass.
+        assert slow <= slow_alone + 1, (sorted(during)[-5:], sorted(alone)[-5:])
 
 
 def test_replays_are_encoded_once_and_limited_per_address(db: str) -> None:
     settings = dataclasses.replace(TEST_SETTINGS, replays_per_minute=3)
     with LiveServer(db, settings=settings) as live:
         tid = live.create(game="president", bots=4, deals=4, seed=7, turn_clock=0)["id"]
-        storage = live.manager.storage
+        storage = live.node.storage
         wait(lambda: len(live.table(tid).summaries) == 4, timeout=120)
         n0, n1, n2, n3 = (d["number"] for d in live.table(tid).summaries)
         wait(lambda: storage.get_deal(tid, n3) is not None, timeout=60)

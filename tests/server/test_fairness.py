@@ -22,9 +22,10 @@ import httpx
 import pytest
 from websockets.sync.client import connect
 
-from shedkit.server.manager import MAX_MESSAGE, commitment
+from shedkit.server.connection import MAX_MESSAGE
 from shedkit.server.settings import Settings
 from shedkit.server.storage import Storage
+from shedkit.server.table import commitment
 from tests.server.live import TEST_SETTINGS, LiveServer, play_until, wait
 
 FAST_CLOCK = dataclasses.replace(TEST_SETTINGS, turn_clock=0.05, time_bank=0.0)
@@ -116,7 +117,7 @@ def test_a_player_who_never_moves_is_played_for_when_the_clock_runs_out(db: str)
         turn = silent.wait_for(lambda m: m["type"] == "state" and m["table"]["turn"] is not None)
         assert turn["table"]["turn"]["deadline"] > 0
         play_until(live, tid, [ana], lambda t: t.state.is_over, timeout=120)
-        assert live.manager.timeouts >= 1
+        assert live.node.counters.timeouts >= 1
         assert table.seats[1].timeouts >= 2 and table.seats[1].away  # repeated: away
 
 
@@ -240,13 +241,13 @@ def test_idle_and_finished_tables_expire_and_their_deals_stay(db: str) -> None:
         done = live.create(game="doudizhu", bots=3, deals=1, seed=11)["id"]
         idle = live.create(game="dominoes")["id"]
         wait(lambda: live.table(done).status == "finished", timeout=120)
-        manager = live.manager
-        later = time.monotonic() + manager.settings.finished_expiry + 1
-        assert manager.expire(later) == [done]
-        assert sorted(manager.expire(later + manager.settings.idle_expiry)) == [idle]
+        node = live.node
+        later = time.monotonic() + node.settings.finished_expiry + 1
+        assert node.lobby.expire(later) == [done]
+        assert sorted(node.lobby.expire(later + node.settings.idle_expiry)) == [idle]
         assert live.http.get(f"/api/tables/{done}").status_code == 404
     with LiveServer(db) as live:
-        assert done not in live.manager.tables and idle not in live.manager.tables
+        assert done not in live.node.lobby.rooms and idle not in live.node.lobby.rooms
     storage = Storage(db)
     # A deal thrown in (all passed in the auction, DDZ-08) is stored too, beside the one
     # played to the end.

@@ -72,7 +72,7 @@ from schemathesis.specs.openapi.checks import (
 from websockets.exceptions import ConnectionClosed
 
 from shedkit import rules as rulebook
-from shedkit.server.manager import BURST
+from shedkit.server.connection import BURST
 from tests.server.fuzzing import (
     EDGE_FLOATS,
     EDGE_INTS,
@@ -335,7 +335,7 @@ class HttpRig(Rig):
         while s.table(finished).status != "finished":
             assert time.monotonic() < deadline, "the bots did not finish their deal"
             time.sleep(0.01)
-        assert s.manager.storage.flush(timeout=10)
+        assert s.node.storage.flush(timeout=10)
         self.tables = [waiting, partly, hot, finished]
         self.finished = finished
 

@@ -176,29 +176,29 @@ def test_an_unencodable_row_is_set_aside_and_the_other_tables_go_on(
     tid = live.create(game="president")["id"]
     token = live.join(tid, 0, "Ana", client="ana")
     ana = live.client(tid, token)
-    table = live.table(tid)
-    manager = live.manager
+    room = live.room(tid)
+    node = live.node
     caplog.set_level(logging.ERROR)
 
     def plant() -> None:
         # What the door now stops, planted behind it: the row of this table cannot encode.
-        table.chat.append({"seat": 0, "name": "Ana", "text": "hi \ud800", "at": 0.0})
-        manager._changed(table)
+        room.table.chat.append({"seat": 0, "name": "Ana", "text": "hi \ud800", "at": 0.0})
+        room._changed()
 
-    assert manager.loop is not None
-    manager.loop.call_soon_threadsafe(plant)
+    assert node.services.loop is not None
+    node.services.loop.call_soon_threadsafe(plant)
     closed = ana.wait_for(lambda m: m["type"] == "error")
     assert closed["code"] == "table_closed" and closed["data"] == {"reason": "storage"}
     with pytest.raises(ConnectionClosed) as ended:
         ana.recv(timeout=10)
     assert ended.value.rcvd is not None and ended.value.rcvd.code == 4410
     victim.play(5)
-    assert tid not in manager.tables and manager.failed == 1
+    assert tid not in node.lobby.rooms and node.counters.failed == 1
     assert live.http.get("/api/tables").status_code == 200
     assert live.http.get(f"/api/tables/{tid}").status_code == 404
     set_aside = [r for r in caplog.records if "set aside" in r.getMessage()]
     assert len(set_aside) == 1 and tid in set_aside[0].getMessage()
-    assert live.manager.storage.flush(timeout=10)
+    assert live.node.storage.flush(timeout=10)
 
 
 def test_the_writer_sets_aside_bad_rows_and_commits_the_rest(tmp_path: Path) -> None:
@@ -256,7 +256,7 @@ def test_a_table_left_to_its_bots_stops_at_the_cap_and_bot_moves_are_no_activity
         assert table.deal_counter == dealt  # no deal after the cap
         assert table.last_activity == joined_at  # the bots' moves did not count
         later = joined_at + settings.finished_expiry + 1
-        assert tid in live.manager.expire(now=later)
+        assert tid in live.node.lobby.expire(now=later)
 
 
 # -- 4. numbers past 64 bits --------------------------------------------------------------
@@ -320,11 +320,11 @@ def test_websockets_are_capped_per_client_address_and_table(db: str) -> None:
         error, _ = refused(live, two, "D")  # a fifth from this address, whatever the cookie
         assert error["data"] == {"limit": 4, "reason": "address"}
         held.pop(0).close()
-        wait(lambda: live.manager.sockets.get("c:A") == 1)
+        wait(lambda: live.node.limits.sockets.get("c:A") == 1)
         held.append(open_socket(stack, live, two, "A"))  # a closed socket frees its place
         for ws in held:
             ws.close()
-        wait(lambda: not live.manager.sockets)
+        wait(lambda: not live.node.limits.sockets)
 
 
 # -- 6. slow and huge requests -------------------------------------------------------------
@@ -394,11 +394,11 @@ def test_only_a_move_clears_the_timeouts_and_a_repeat_offender_gets_a_shorter_cl
         griefer = live.client(tid, token)
         table = live.table(tid)
         seat = table.seats[0]
-        manager = live.manager
+        settings = live.node.settings
         budgets = []
         for strikes in range(1, 6):
             wait(lambda strikes=strikes: seat.timeouts >= strikes, timeout=120)
-            budgets.append(manager._turn_budget(table, 0))
+            budgets.append(table.turn_budget(0, settings))
             griefer.send({"type": "hello", "token": token})  # "I am here", never moving
             wait(lambda: not seat.away)
         assert seat.timeouts >= 5  # hello never cleared them

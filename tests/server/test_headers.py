@@ -76,7 +76,7 @@ def finished_table(live: LiveServer) -> tuple[str, int]:
     tid = live.create(game="doudizhu", bots=3, deals=1, seed=3)["id"]
     wait(lambda: live.table(tid).status == "finished", timeout=120)
     number = live.table(tid).summaries[-1]["number"]
-    wait(lambda: live.manager.storage.get_deal(tid, number) is not None, timeout=60)
+    wait(lambda: live.node.storage.get_deal(tid, number) is not None, timeout=60)
     return tid, number
 
 

@@ -13,6 +13,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import create_engine
 
 import shedkit.server.health as health_module
+from shedkit.server.cluster import Cluster
 from shedkit.server.health import Health
 
 
@@ -79,14 +80,16 @@ def test_a_cluster_node_reports_redis_and_stays_200_without_it(
     redis: SlowRedis, answers: bool
 ) -> None:
     engine = create_engine("sqlite://")
-    cluster = SimpleNamespace(redis=redis, fences={"t1": ("a.1", 1), "t2": ("a.1", 4)})
-    manager: Any = SimpleNamespace(
-        cluster=cluster, storage=SimpleNamespace(engine=engine), tables={"t1": None}
+    cluster: Any = SimpleNamespace(redis=redis, fences={"t1": ("a.1", 1), "t2": ("a.1", 4)})
+    node: Any = SimpleNamespace(
+        storage=SimpleNamespace(engine=engine),
+        lobby=SimpleNamespace(held=lambda: iter([None])),
+        bus=SimpleNamespace(health=lambda: Cluster.health(cluster)),
     )
 
     async def check() -> tuple[int, dict[str, Any], float]:
         started = time.monotonic()
-        status, body = await Health().report(manager, "a")
+        status, body = await Health().report(node, "a")
         return status, body, time.monotonic() - started
 
     status, body, took = asyncio.run(check())

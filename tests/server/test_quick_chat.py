@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from shedkit.server.manager import BURST, EMOTES, QUICK_PHRASES
+from shedkit.server.chat import EMOTES, QUICK_PHRASES
+from shedkit.server.connection import BURST
 from tests.server.live import Client, LiveServer
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -63,7 +63,7 @@ def test_restart_mid_deal_continues_from_the_same_state(any_db: str) -> None:
         )
         table = live.table(tid)
         record = table.state.record()
-        views = [seen(live.manager.state_message(table, s)) for s in (0, 1, None)]
+        views = [seen(live.room(tid).state_message(s)) for s in (0, 1, None)]
         totals = list(table.match.totals)
         history = list(table.summaries)
         for c in clients:
@@ -71,7 +71,7 @@ def test_restart_mid_deal_continues_from_the_same_state(any_db: str) -> None:
     with LiveServer(any_db) as live:
         table = live.table(tid)
         assert table.state.record() == record
-        assert [seen(live.manager.state_message(table, s)) for s in (0, 1, None)] == views
+        assert [seen(live.room(tid).state_message(s)) for s in (0, 1, None)] == views
         assert table.match.totals == totals and table.summaries == history
         assert table.status == "playing" and table.deal_counter == 2
         assert [s.name for s in table.seats] == ["Ana", "Bo", None]
@@ -104,13 +104,13 @@ def test_restart_during_the_president_tax_keeps_the_exchange(db: str) -> None:  
         record = table.state.record()
         first = live.http.get(f"/api/tables/{tid}/deals/1").json()["record"]
         assert record["setup"]["previous_order"] == first["finished"]
-        views = [seen(live.manager.state_message(table, s)) for s in range(4)]
+        views = [seen(live.room(tid).state_message(s)) for s in range(4)]
         for c in clients:
             c.close()
     with LiveServer(db) as live:
         table = live.table(tid)
         assert table.state.record() == record
-        assert [seen(live.manager.state_message(table, s)) for s in range(4)] == views
+        assert [seen(live.room(tid).state_message(s)) for s in range(4)] == views
         clients = [live.client(tid, t) for t in tokens]
         play_until(live, tid, clients, lambda t: t.status != "playing", timeout=120)
         assert len(live.http.get(f"/api/tables/{tid}/deals").json()) == 2
@@ -143,13 +143,13 @@ def test_restart_mid_hand_of_dominoes(db: str) -> None:
         play_until(live, tid, clients, lambda t: len(t.state.record()["moves"]) >= 6)
         table = live.table(tid)
         record = table.state.record()
-        views = [seen(live.manager.state_message(table, s)) for s in (0, 1, None)]
+        views = [seen(live.room(tid).state_message(s)) for s in (0, 1, None)]
         for c in clients:
             c.close()
     with LiveServer(db) as live:
         table = live.table(tid)
         assert table.state.record() == record
-        assert [seen(live.manager.state_message(table, s)) for s in (0, 1, None)] == views
+        assert [seen(live.room(tid).state_message(s)) for s in (0, 1, None)] == views
         assert table.match.target == 100  # the game's own target (DOM-11)
         clients = [live.client(tid, t) for t in tokens]
         play_until(live, tid, clients, lambda t: t.status != "playing", timeout=120)

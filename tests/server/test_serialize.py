@@ -8,7 +8,7 @@ import random
 import pytest
 
 import shedkit
-from shedkit.server.serialize import SERIALIZERS, serialize_view
+from shedkit.protocol.views import SERIALIZERS, serialize_view
 
 
 def test_every_registered_serializer_is_a_registered_game() -> None:

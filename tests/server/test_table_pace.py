@@ -9,7 +9,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 import shedkit
-from shedkit.server.manager import Manager
+from shedkit.server.node import Node
 from shedkit.server.storage import Storage
 
 
@@ -48,23 +48,23 @@ def test_an_unknown_speed_is_a_bad_option_naming_the_allowed_ones(
 
 
 def test_a_counter_that_is_no_boolean_is_refused(tmp_path: Path) -> None:
-    manager = Manager(Storage(f"sqlite:///{tmp_path / 'db.sqlite'}"), bot_delay=0.0)
+    node = Node(Storage(f"sqlite:///{tmp_path / 'db.sqlite'}"), bot_delay=0.0)
     with pytest.raises(shedkit.ShedkitError) as caught:
-        manager.create("doudizhu", card_counter="yes")  # type: ignore[arg-type]
+        node.lobby.create("doudizhu", card_counter="yes")  # type: ignore[arg-type]
     assert getattr(caught.value, "code", None) == "bad_option"
-    manager.storage.close()
+    node.storage.close()
 
 
 def test_speed_and_counter_survive_a_restart(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'db.sqlite'}"
     storage = Storage(url)
-    first = Manager(storage, bot_delay=0.0)
-    table = first.create("doudizhu", bots=0, speed="fast", card_counter=True)
+    first = Node(storage, bot_delay=0.0)
+    table = first.lobby.create("doudizhu", bots=0, speed="fast", card_counter=True).table
     assert storage.flush(timeout=10.0)
     storage.close()
-    again = Manager(Storage(url), bot_delay=0.0)
-    again.load()
-    back = again.tables[table.id]
+    again = Node(Storage(url), bot_delay=0.0)
+    again.lobby.load()
+    back = again.lobby.rooms[table.id].table
     assert (back.speed, back.card_counter) == ("fast", True)
     assert back.public()["speed"] == "fast"
     again.storage.close()
@@ -72,30 +72,30 @@ def test_speed_and_counter_survive_a_restart(tmp_path: Path) -> None:
 
 def test_the_bots_pause_follows_the_pace_and_is_longer_before_a_lead(tmp_path: Path) -> None:
     """DDZ-13: after two passes the trick is over; the bot that leads next waits longer."""
-    manager = Manager(Storage(f"sqlite:///{tmp_path / 'db.sqlite'}"), bot_delay=0.5)
+    node = Node(Storage(f"sqlite:///{tmp_path / 'db.sqlite'}"), bot_delay=0.5)
     pauses = {}
     for speed in ("relaxed", "normal", "fast"):
-        table = manager.create("doudizhu", bots=3, seed=3, speed=speed)
-        pauses[speed] = manager.bot_pause(table)
+        table = node.lobby.create("doudizhu", bots=3, seed=3, speed=speed).table
+        pauses[speed] = table.bot_pause(0.5)
     # The auction: a plain move at each pace.
     assert pauses == {"relaxed": 1.5, "normal": 1.0, "fast": 0.5}
-    table = manager.create("doudizhu", bots=3, seed=3, speed="normal")
+    table = node.lobby.create("doudizhu", bots=3, seed=3, speed="normal").table
     state = table.state
     while state.phase == "auction":
         state.apply(state.legal_moves()[-1])
-    assert manager.bot_pause(table) == 2.0  # the landlord leads the first trick
+    assert table.bot_pause(0.5) == 2.0  # the landlord leads the first trick
     lead = next(m for m in state.legal_moves() if m.kind != "pass")
     state.apply(lead)
-    assert manager.bot_pause(table) == 1.0  # answering a play
+    assert table.bot_pause(0.5) == 1.0  # answering a play
     for _ in range(2):
         state.apply(next(m for m in state.legal_moves() if m.kind == "pass"))
     assert state.last_play is None
-    assert manager.bot_pause(table) == 2.0  # a new trick after the two passes
-    manager.storage.close()
+    assert table.bot_pause(0.5) == 2.0  # a new trick after the two passes
+    node.storage.close()
 
 
 def test_dominoes_has_no_trick_pause(tmp_path: Path) -> None:
-    manager = Manager(Storage(f"sqlite:///{tmp_path / 'db.sqlite'}"), bot_delay=0.5)
-    table = manager.create("dominoes", bots=2, seed=1, speed="fast")
-    assert manager.bot_pause(table) == 0.5
-    manager.storage.close()
+    node = Node(Storage(f"sqlite:///{tmp_path / 'db.sqlite'}"), bot_delay=0.5)
+    table = node.lobby.create("dominoes", bots=2, seed=1, speed="fast").table
+    assert table.bot_pause(0.5) == 0.5
+    node.storage.close()

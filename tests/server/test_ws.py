@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from shedkit.server.manager import BURST, MAX_MESSAGE
+from shedkit.server.connection import BURST, MAX_MESSAGE
 from tests.server.cluster_nodes import LiveCluster
 from tests.server.live import Client, LiveServer, play_until
 

@@ -65,18 +65,17 @@ import shedkit
 from shedkit import rules as rulebook
 from shedkit.protocol.views import Json
 from shedkit.server.catalogue import games_catalogue
-from shedkit.server.cluster import Cluster
 from shedkit.server.errors import ServerError
 from shedkit.server.headers import SecurityHeaders
 from shedkit.server.health import Health
 from shedkit.server.howto import HOWTO_GAMES, howto
+from shedkit.server.identity import CLIENT_COOKIE, address_of, client_of
 from shedkit.server.inputs import MAX_INT, check_json, check_text
-from shedkit.server.manager import Manager
-from shedkit.server.relay import on_table
+from shedkit.server.node import Node
 from shedkit.server.replays import Replays
 from shedkit.server.settings import Settings
 from shedkit.server.storage import DEFAULT_URL, Storage
-from shedkit.server.ws import CLIENT_COOKIE, serve_socket
+from shedkit.server.ws import serve_socket
 
 __all__ = ["create_app"]
 
@@ -101,7 +100,7 @@ class CreateTable(BaseModel):
     seed: int | None = None
     hot_seat: bool = False
     turn_clock: float | None = None
-    # Checked by the manager, so that a bad value gets its ``bad_option`` answer.
+    # Checked by the lobby, so that a bad value gets its ``bad_option`` answer.
     speed: str = "normal"
     card_counter: bool = False
 
@@ -134,19 +133,6 @@ def _tune_gc() -> None:
     gc.freeze()
     young, middle, _ = gc.get_threshold()
     gc.set_threshold(young, middle, 1000)
-
-
-def client_of(request: Request) -> str:
-    """Who a request comes from: its ``sk_client`` cookie, else its address."""
-    cookie = request.cookies.get(CLIENT_COOKIE)
-    if cookie and len(cookie) <= 64:
-        return "c:" + cookie
-    return "a:" + (request.client.host if request.client else "")
-
-
-def address_of(request: Request) -> str:
-    """The request's address (behind a proxy, what uvicorn's ``--forwarded-allow-ips`` gives)."""
-    return "a:" + (request.client.host if request.client else "")
 
 
 class HeadLimit:
@@ -212,22 +198,16 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         storage = Storage(db_url)
-        manager = Manager(storage, bot_delay=bot_delay, away_after=away_after, settings=base)
-        if base.cluster_url is None:
-            manager.load()
+        node = Node(storage, bot_delay=bot_delay, away_after=away_after, settings=base)
         if tune_gc:
             _tune_gc()
-        app.state.manager = manager
+        app.state.node = node
         app.state.replays = replays = Replays(base.replay_cache, base.replays_per_minute)
-        manager.start()
-        if base.cluster_url is not None:
-            # The tables come from the leases: lapsed ones are claimed and restored.
-            manager.cluster = Cluster(manager, base.cluster_url, base.node_id, base.lease_ttl)
-            await manager.cluster.start()
+        await node.open()
         try:
             yield
         finally:
-            await manager.stop()
+            await node.close()
             replays.close()
             storage.close()
 
@@ -288,9 +268,9 @@ def create_app(
                 return refuse(err)
         return await call_next(request)
 
-    def manager_of(request: Request) -> Manager:
-        manager: Manager = request.app.state.manager
-        return manager
+    def node_of(request: Request) -> Node:
+        node: Node = request.app.state.node
+        return node
 
     @app.exception_handler(ServerError)
     async def servererror_message(request: Request, exc: ServerError) -> JSONResponse:
@@ -365,19 +345,14 @@ def create_app(
     @app.get("/api/tables")
     async def list_tables(request: Request) -> list[Json]:
         """Tables with open seats first, then those with players, newest first."""
-        manager = manager_of(request)
-        if manager.cluster is not None:
-            return await manager.cluster.lobby()
-        return manager.lobby()
+        return await node_of(request).tables()
 
     @app.post("/api/tables", status_code=201)
     async def create_table(request: Request, body: CreateTable) -> Json:
         """Create a table; its last ``bots`` seats are bots."""
-        manager = manager_of(request)
-        if manager.cluster is not None:
-            await manager.cluster.before_create(address_of(request))
-        table = manager.create(
-            body.game,
+        room = await node_of(request).create(
+            address_of(request),
+            game=body.game,
             preset=body.preset,
             options=dict(body.options),
             bots=body.bots,
@@ -387,48 +362,41 @@ def create_app(
             seed=body.seed,
             hot_seat=body.hot_seat,
             turn_clock=body.turn_clock,
-            client=address_of(request),
             speed=body.speed,
             card_counter=body.card_counter,
         )
-        if manager.cluster is not None:
-            await manager.cluster.created()  # every node finds it once the answer is out
-        return {**table.public(), "invite": f"/t/{table.id}"}
+        return {**room.table.public(), "invite": f"/t/{room.id}"}
 
     @app.get("/api/tables/{table_id}")
     async def get_table(request: Request, table_id: str) -> Json:
         """A table's public state (no hand of any seat)."""
-        public: Json = await on_table(manager_of(request), table_id, "public", {})
+        public: Json = await node_of(request).on_table(table_id, "public", {})
         return public
 
     @app.post("/api/tables/{table_id}/join")
     async def join_table(request: Request, table_id: str, body: JoinSeat) -> Json:
         """Take a seat; the token returned authorises that seat's moves."""
-        manager = manager_of(request)
+        node = node_of(request)
         # The join quota counts per address; the one-seat rule per client.
-        per_minute, address = manager.settings.joins_per_minute, address_of(request)
-        if manager.cluster is not None:
-            allowed = await manager.cluster.allow("join", address, per_minute)
-        else:
-            allowed = manager.limit(manager.join_limits, address, per_minute)
-        if not allowed:
+        per_minute, address = node.settings.joins_per_minute, address_of(request)
+        if not await node.limits.allow("join", address, per_minute):
             raise ServerError(
                 "rate_limited", "too many joins; wait a little", 429, {"reason": "join"}
             )
         seat = {"seat": body.seat, "name": body.name, "token": body.token, "bot": body.bot}
-        token = await on_table(manager, table_id, "join", {**seat, "client": client_of(request)})
+        token = await node.on_table(table_id, "join", {**seat, "client": client_of(request)})
         return {"seat": body.seat, "token": token}
 
     @app.post("/api/tables/{table_id}/leave")
     async def leave_table(request: Request, table_id: str, body: LeaveSeat) -> Json:
         """Give up a seat; its bot plays on."""
-        seat = await on_table(manager_of(request), table_id, "leave", {"token": body.token})
+        seat = await node_of(request).on_table(table_id, "leave", {"token": body.token})
         return {"seat": seat}
 
     @app.get("/api/tables/{table_id}/deals")
     async def table_deals(request: Request, table_id: str) -> list[Json]:
         """The last 100 finished deals of a table, oldest first."""
-        summaries: list[Json] = await on_table(manager_of(request), table_id, "summaries", {})
+        summaries: list[Json] = await node_of(request).on_table(table_id, "summaries", {})
         return summaries
 
     @app.get(
@@ -439,33 +407,23 @@ def create_app(
     async def deal_replay(request: Request, table_id: str, number: DealNumber) -> Response:
         """A finished deal's record and every step of it with all hands (`Replays`)."""
         replays: Replays = request.app.state.replays
-        found = await replays.get(
-            manager_of(request).storage, table_id, number, address_of(request)
-        )
+        found = await replays.get(node_of(request).storage, table_id, number, address_of(request))
         return Response(found, media_type="application/json")
 
     @app.get("/api/stats")
     async def stats(request: Request) -> Json:
         """Counters for monitoring and the load benchmark."""
-        manager = manager_of(request)
         return {
             "node": base.node_id,
             "build": "compiled" if shedkit.compiled else "pure",  # which build the bots run on
-            **({} if manager.cluster is None else {"cluster": manager.cluster.stats()}),
-            "tables": len(manager.tables),
-            "moves": manager.moves,
-            "errors": manager.errors,
-            "timeouts": manager.timeouts,
-            "expired": manager.expired,
-            "connections": sum(len(t.connections) for t in manager.tables.values()),
-            "failed": manager.failed,
+            **node_of(request).stats(),
         }
 
     @app.get("/api/health")
     async def health(request: Request) -> JSONResponse:
         """For a load balancer: 503 while the database does not answer, else 200 (also while
         Redis does not: the node still serves its own tables). See `shedkit.server.health`."""
-        status, body = await checks.report(manager_of(request), base.node_id)
+        status, body = await checks.report(node_of(request), base.node_id)
         return JSONResponse(body, status)
 
     @app.websocket("/ws/{table_id}")

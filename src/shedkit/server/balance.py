@@ -16,13 +16,10 @@ import asyncio
 import logging
 import math
 import time
-from typing import TYPE_CHECKING
 
+from shedkit.server.member import Member
 from shedkit.server.relay import MOVED
-from shedkit.server.store import stored
-
-if TYPE_CHECKING:
-    from shedkit.server.cluster import Cluster
+from shedkit.server.storage import stored
 
 __all__ = ["Balance"]
 
@@ -35,7 +32,7 @@ STEP = 2
 class Balance:
     """One node's part in evening out the load (``cluster``)."""
 
-    def __init__(self, cluster: Cluster) -> None:
+    def __init__(self, cluster: Member) -> None:
         self.cluster = cluster
         #: This node's share of the open tables, as last measured (None: not known).
         self.share: int | None = None
@@ -88,9 +85,7 @@ class Balance:
         if not any(self._load.get(n, 0) < share - 1 for n in c.alive if n != c.me):
             return
         # Tables nobody is watching first: they move without anyone seeing a reconnect.
-        movable = [
-            t for t in c.manager.tables.values() if t.id in c.fences and t.id not in c.adopting
-        ]
+        movable = [r for r in c.rooms.held() if r.id in c.fences and r.id not in c.adopting]
         movable.sort(key=lambda t: len(t.connections))
         for table in movable[: min(STEP, len(c.fences) - share)]:
             await self.hand_over(table.id)
@@ -99,16 +94,15 @@ class Balance:
         """Let another node take ``table_id``: stop it here, commit what it made, shut its
         sockets (they reconnect at the new owner) and let its lease lapse at once."""
         c = self.cluster
-        manager = c.manager
-        table = manager.tables.get(table_id)
+        room = c.rooms.get(table_id)
         held = c.fences.pop(table_id, None)
-        if table is None or held is None:
+        if room is None or held is None:
             return
         # From here nothing is made under this hold: no write, no message.
-        table.lost = table.handed = True
-        manager._forget(table)
-        await stored(manager.storage)
-        for conn in list(table.connections):
+        room.lost = room.handed = True
+        c.rooms.forget(room)
+        await stored(c.storage)
+        for conn in list(room.connections):
             conn.shut(MOVED)
         await asyncio.to_thread(c.leases.hand_back, {table_id: held})
         self._handed_at[table_id] = time.monotonic()

@@ -13,17 +13,26 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import orjson
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import Engine, delete, insert, select, update
 from sqlalchemy.exc import DisconnectionError, InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 
 from shedkit.server.schema import db_now, deals_t, leases_t, tables_t
 
-if TYPE_CHECKING:
-    from shedkit.server.storage import Storage
+
+class Storage(Protocol):
+    """What a batch needs of `shedkit.server.storage.Storage`: its engine, its upsert, and
+    on a cluster this node's name, its lease length and the creators of new tables."""
+
+    engine: Engine
+    upsert: Any
+    owner: str | None
+    lease_ttl: float
+    creators: dict[str, str]
+
 
 __all__ = [
     "UNREACHABLE",

@@ -42,7 +42,7 @@ import random
 import secrets
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Final
 
 import orjson
 from redis.asyncio import BlockingConnectionPool, Redis
@@ -57,15 +57,18 @@ from shedkit.server.errors import ServerError, try_again
 from shedkit.server.inputs import check_id
 from shedkit.server.leases import Leases
 from shedkit.server.limits import Limits
+from shedkit.server.ports import HeldRoom, Receive, Rooms
 from shedkit.server.relay import MOVED, Relay
-from shedkit.server.storage import UNREACHABLE
-from shedkit.server.store import stored
+from shedkit.server.settings import Settings
+from shedkit.server.storage import UNREACHABLE, Storage, stored
 
 if TYPE_CHECKING:
-    from shedkit.server.manager import Manager
-    from shedkit.server.table import TableRuntime
+    from starlette.websockets import WebSocket
 
-__all__ = ["Cluster"]
+__all__ = ["REDIS_TIMEOUT", "Cluster"]
+
+#: Seconds Redis has to answer the health check's PING.
+REDIS_TIMEOUT: Final = 0.5
 
 log = logging.getLogger("shedkit.server")
 
@@ -78,10 +81,18 @@ def _lobby_rank(line: Json) -> tuple[int, float]:
 
 
 class Cluster:
-    """This node's part in a cluster: its leases, its channel, its relays and calls."""
+    """This node's part in a cluster: its leases, its channel, its relays and calls.
 
-    def __init__(self, manager: Manager, url: str, node_id: str, ttl: float) -> None:
-        self.manager = manager
+    It is the node's `Ownership` (leases with fencing) and its `Bus` (presence, the
+    lobby of every node, calls and sockets relayed over Redis); its `limits` are the
+    node's `Limits`. It reaches this node's rooms through `Rooms` only.
+    """
+
+    def __init__(self, rooms: Rooms, storage: Storage, settings: Settings, url: str) -> None:
+        self.rooms = rooms
+        self.storage = storage
+        self.settings = settings
+        node_id, ttl = settings.node_id, settings.lease_ttl
         self.node_id = node_id
         # A tag per start: a node restarted under the same name is a new owner.
         self.me = f"{node_id}.{secrets.token_hex(3)}"
@@ -100,7 +111,7 @@ class Cluster:
             retry=Retry(NoBackoff(), 1),
         )
         self.redis: Redis = Redis(connection_pool=pool)
-        self.leases = Leases(manager.storage.engine, self.me, ttl)
+        self.leases = Leases(storage.engine, self.me, ttl)
         self.fences: dict[str, tuple[str, int]] = {}
         self.alive: set[str] = {self.me}
         self.adopting: dict[str, asyncio.Task[None]] = {}
@@ -113,7 +124,7 @@ class Cluster:
         self.redis_down: float | None = None
         #: When renewing the leases began failing (monotonic), or None while it works.
         self.renew_failing: float | None = None
-        self.limits = Limits(self)
+        self.limits = Limits(self, settings)
         self.balance = Balance(self)
         self.relay = Relay(self, self.redis)
 
@@ -126,7 +137,7 @@ class Cluster:
             await self.redis.ping()
         except RedisError as err:
             raise RuntimeError(f"the cluster's Redis does not answer ({err})") from err
-        storage = self.manager.storage
+        storage = self.storage
         storage.owner = self.me
         storage.lease_ttl = self.ttl
         storage.on_lost = self._threadsafe(self._lose)
@@ -145,7 +156,7 @@ class Cluster:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
-        storage = self.manager.storage
+        storage = self.storage
         if await asyncio.to_thread(storage.flush, 4.0):
             with contextlib.suppress(Exception):
                 await asyncio.to_thread(self.leases.hand_back, dict(self.fences))
@@ -243,7 +254,7 @@ class Cluster:
     def hold_new(self, table_id: str, creator: str) -> int:
         """A table created here: held with the first fence from its first write."""
         self.fences[table_id] = (self.me, 1)
-        self.manager.storage.creators[table_id] = creator
+        self.storage.creators[table_id] = creator
         return 1
 
     async def _claims(self) -> None:
@@ -278,18 +289,17 @@ class Cluster:
 
     async def _restore(self, table_id: str, fence: int) -> None:
         """Start a table taken under ``fence`` from what is stored, never from memory."""
-        manager = self.manager
         self.fences.pop(table_id, None)
-        stale = manager.tables.get(table_id)
+        stale = self.rooms.get(table_id)
         if stale is not None:
             # Held here before (a pause): what that hold made and did not store is gone.
             self._drop(stale)
-        manager.storage.discard(table_id, fence)
-        data = await asyncio.to_thread(manager.storage.load_table, table_id)
-        table = None
+        self.storage.discard(table_id, fence)
+        data = await asyncio.to_thread(self.storage.load_table, table_id)
+        room = None
         if data is not None and data.get("status") != "closed":
             try:
-                table = await asyncio.to_thread(manager._restore, table_id, data)
+                room = await asyncio.to_thread(self.rooms.restored, table_id, data)
             except (ShedkitError, KeyError, TypeError) as err:
                 log.error(
                     "cluster: table %s cannot be restored: %s",
@@ -297,13 +307,12 @@ class Cluster:
                     err,
                     extra={"table": table_id},
                 )
-        if table is None:
+        if room is None:
             await asyncio.to_thread(self.leases.drop, table_id, fence)
             return
-        table.fence = fence
+        room.fence = fence
         self.fences[table_id] = (self.me, fence)
-        manager.tables[table_id] = table
-        manager.resume(table)
+        self.rooms.add(room)
         self.relay.moved_here(table_id)
         self.claimed += 1
         log.info(
@@ -335,10 +344,10 @@ class Cluster:
         if held is not None and held[1] > fence:
             return
         self.fences.pop(table_id, None)
-        table = self.manager.tables.get(table_id)
-        if table is None or table.fence > fence:
+        room = self.rooms.get(table_id)
+        if room is None or room.fence > fence:
             return
-        self._drop(table)
+        self._drop(room)
         log.warning(
             "cluster: node %s lost table %s (fence %d) to another node",
             self.node_id,
@@ -347,14 +356,13 @@ class Cluster:
             extra={"table": table_id},
         )
 
-    def _drop(self, table: TableRuntime) -> None:
+    def _drop(self, room: HeldRoom) -> None:
         """Forget a table whose hold ended: nothing it made is stored, so nothing is sent."""
         self.lost += 1
-        table.lost = True
-        table.outq.clear()
-        for conn in list(table.connections):
+        room.lose()
+        for conn in list(room.connections):
             conn.shut(MOVED)
-        self.manager._forget(table)
+        self.rooms.forget(room)
 
     def _closed(self, table_id: str, fence: int) -> None:
         """A table closed here is stored closed and its lease gone: no longer renewed."""
@@ -382,7 +390,7 @@ class Cluster:
     async def _locate(self, table_id: str) -> str | None:
         deadline = time.monotonic() + 2 * self.ttl + 5
         while time.monotonic() < deadline:
-            if table_id in self.manager.tables:
+            if self.rooms.get(table_id) is not None:
                 return None
             pending = self.adopting.get(table_id)
             if pending is not None:
@@ -418,27 +426,11 @@ class Cluster:
                 await self._adopt(table_id, fence)
         raise try_again()
 
-    # -- limits (`shedkit.server.limits`) ---------------------------------------------
+    # -- the bus ----------------------------------------------------------------------
 
-    async def admit_socket(self, client: str, address: str) -> bool:
-        """Count a socket against the cluster's caps (see `Limits.admit_socket`)."""
-        return await self.limits.admit_socket(client, address)
-
-    def release_socket(self, client: str, address: str) -> None:
-        """Uncount a socket that `admit_socket` counted."""
-        self.limits.release_socket(client, address)
-
-    async def allow(self, kind: str, client: str, per_minute: float) -> bool:
-        """True if ``client`` is within ``per_minute`` events of ``kind`` (see `Limits`)."""
-        return await self.limits.allow(kind, client, per_minute)
-
-    async def before_create(self, client: str) -> None:
-        """The cluster's quota and rate limit on new tables, checked before one is made."""
-        await self.limits.before_create(client)
-
-    async def lobby(self, limit: int = 200) -> list[Json]:
-        """Every node's tables, in the lobby's order; this node's as they are now."""
-        lines = [t.summary() for t in self.manager.tables.values()]
+    async def lobby(self, here: list[Json], limit: int = 200) -> list[Json]:
+        """Every node's tables, in the lobby's order; this node's (``here``) as they are now."""
+        lines = list(here)
         others = [n for n in self.alive if n != self.me]
         if others and self.redis_down is None:
             try:
@@ -457,7 +449,7 @@ class Cluster:
     async def _announce(self) -> None:
         """Say this node is alive and list its tables for every node's lobby."""
         ttl_ms = int(self.ttl * 1000)
-        lines = [t.summary() for t in self.manager.tables.values()]
+        lines = [room.summary() for room in self.rooms.held()]
         async with self.redis.pipeline(transaction=False) as pipe:
             pipe.set(f"sk:alive:{self.me}", self.node_id, px=ttl_ms)
             pipe.set(f"sk:lobby:{self.me}", orjson.dumps(lines), px=ttl_ms)
@@ -465,12 +457,38 @@ class Cluster:
 
     async def created(self) -> None:
         """A table was created here: once it is stored, every node's lobby lists it."""
-        await stored(self.manager.storage)
+        await stored(self.storage)
         if self.redis_down is None:
             try:
                 await self._announce()
             except RedisError as err:
                 self.redis_failed(err)
+
+    async def call(self, table_id: str, op: str, args: Json) -> Any:
+        """Carry out ``op`` at the node that holds ``table_id`` (`Relay.call`)."""
+        return await self.relay.call(table_id, op, args)
+
+    async def relay_socket(
+        self,
+        websocket: WebSocket,
+        receive: Receive,
+        table_id: str,
+        owner: str,
+        client: str,
+        address: str,
+    ) -> None:
+        """Serve a browser's socket whose table ``owner`` holds (`Relay.serve`)."""
+        if self.redis_down is not None:
+            raise try_again()  # no relay without Redis; the browser tries again (any node)
+        await self.relay.serve(websocket, receive, table_id, owner, client, address)
+
+    async def health(self) -> Json:
+        """The tables this node holds, and whether Redis answers a PING in time."""
+        try:
+            redis = bool(await asyncio.wait_for(self.redis.ping(), REDIS_TIMEOUT))
+        except Exception:
+            redis = False
+        return {"held": len(self.fences), "redis": redis}
 
     def stats(self) -> Json:
         """This node's part, for /api/stats."""

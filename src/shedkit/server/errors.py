@@ -3,11 +3,24 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+import re
+from typing import Any, Final
 
 from shedkit.core.errors import ShedkitError
 
-__all__ = ["ServerError", "create_rate_error", "error_message", "quota_error", "try_again"]
+__all__ = [
+    "ID_SHAPE",
+    "ServerError",
+    "create_rate_error",
+    "error_message",
+    "not_found",
+    "quota_error",
+    "try_again",
+]
+
+
+#: The shape of an id or token the server hands out.
+ID_SHAPE: Final = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
 class ServerError(ShedkitError):
@@ -37,6 +50,12 @@ class ServerError(ShedkitError):
 def try_again(why: str = "this table is moving to another server") -> ServerError:
     """``try_again`` (503): the table cannot be reached just now; the client retries."""
     return ServerError("try_again", f"{why}; try again", 503, {})
+
+
+def not_found(table_id: str) -> ServerError:
+    """``not_found`` (404): no open table ``table_id`` (shown only if it has an id's shape)."""
+    shown = table_id if ID_SHAPE.fullmatch(str(table_id)) else "?"
+    return ServerError("not_found", f"no table {shown!r}", 404, {"table": shown})
 
 
 def quota_error(limit: int) -> ServerError:

@@ -8,7 +8,8 @@ that does not answer leaves the status at 200: the node still serves the sockets
 own tables, and every node would fail the check at once, so pulling them all would only
 turn a degraded room into none.
 
-Each probe has a deadline (Redis ``REDIS_TIMEOUT``, the database ``DATABASE_TIMEOUT``),
+Each probe has a deadline (Redis `shedkit.server.cluster.REDIS_TIMEOUT`, the database
+``DATABASE_TIMEOUT``),
 and the two run together, so the endpoint answers within about a second whatever
 hangs. The database's ``SELECT 1`` runs in a thread of its own: a probe still waiting
 (a connection to a host that does not answer can take minutes to fail) is waited on
@@ -29,15 +30,12 @@ from sqlalchemy import text
 from shedkit.protocol.views import Json
 
 if TYPE_CHECKING:
-    from redis.asyncio import Redis
     from sqlalchemy.engine import Engine
 
-    from shedkit.server.manager import Manager
+    from shedkit.server.node import Node
 
-__all__ = ["DATABASE_TIMEOUT", "REDIS_TIMEOUT", "Health"]
+__all__ = ["DATABASE_TIMEOUT", "Health"]
 
-#: Seconds Redis has to answer a PING.
-REDIS_TIMEOUT: Final = 0.5
 #: Seconds the database has to answer ``SELECT 1``.
 DATABASE_TIMEOUT: Final = 1.0
 
@@ -54,29 +52,13 @@ class Health:
     def __init__(self) -> None:
         self._database: asyncio.Future[bool] | None = None
 
-    async def report(self, manager: Manager, node: str) -> tuple[int, Json]:
-        """The status and body of ``GET /api/health`` for ``manager``'s node named ``node``."""
-        cluster = manager.cluster
-        if cluster is None:
-            database = await self.database(manager.storage.engine)
-            redis = None
-        else:
-            database, redis = await asyncio.gather(
-                self.database(manager.storage.engine), self.redis(cluster.redis)
-            )
-        body: Json = {"ok": database, "node": node, "tables": len(manager.tables)}
-        if cluster is not None:
-            body["held"] = len(cluster.fences)
-            body["redis"] = redis
+    async def report(self, node: Node, name: str) -> tuple[int, Json]:
+        """The status and body of ``GET /api/health`` for ``node``, named ``name``."""
+        database, bus = await asyncio.gather(self.database(node.storage.engine), node.bus.health())
+        body: Json = {"ok": database, "node": name, "tables": len(list(node.lobby.held()))}
+        body.update(bus)
         body["database"] = database
         return (200 if database else 503), body
-
-    async def redis(self, client: Redis, timeout: float = REDIS_TIMEOUT) -> bool:
-        """True if Redis answers a PING within ``timeout`` seconds."""
-        try:
-            return bool(await asyncio.wait_for(client.ping(), timeout))
-        except Exception:
-            return False
 
     async def database(self, engine: Engine, timeout: float = DATABASE_TIMEOUT) -> bool:
         """True if the database answers ``SELECT 1`` within ``timeout`` seconds."""

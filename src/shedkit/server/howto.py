@@ -31,7 +31,7 @@ import shedkit
 from shedkit import rules as rulebook
 from shedkit.doudizhu.combos import KINDS as DDZ_KINDS
 from shedkit.president.combos import KINDS as PRE_KINDS
-from shedkit.server.serialize import Json, cards_json
+from shedkit.protocol.views import Json, cards_json
 
 __all__ = ["HOWTO_GAMES", "gallery", "howto"]
 

@@ -33,7 +33,7 @@ import unicodedata
 from functools import cache
 from typing import Any, Final
 
-from shedkit.server.errors import ServerError
+from shedkit.server.errors import ID_SHAPE, ServerError
 
 __all__ = [
     "MAX_INT",
@@ -55,7 +55,7 @@ MAX_ID: Final = 64
 _SURROGATE: Final = re.compile("[\ud800-\udfff]")
 # C0 and C1 controls, and the bidirectional controls that turn text around on screen.
 _CONTROL: Final = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
-_ID: Final = re.compile(r"[A-Za-z0-9_-]{1,64}")
+_ID: Final = ID_SHAPE
 
 
 def text_problem(value: str) -> str | None:

@@ -4,7 +4,7 @@ Each is counted in Redis by atomic scripts, so every node sees the same counts: 
 one hash per client or address with a field per node (the fields of nodes no longer alive
 are dropped), rates as token buckets on Redis's clock, and tables per client from the
 leases in PostgreSQL. Redis is an accelerator here too: while it does not answer, a node
-counts its own sockets (`shedkit.server.hub.Hub.admit`) and rates, and the sockets it
+counts its own sockets and rates (`shedkit.server.local.LocalLimits`), and the sockets it
 could not uncount are uncounted once Redis answers again.
 """
 
@@ -12,15 +12,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING, Any, Final
+from collections.abc import Callable
+from typing import Any, Final
 
 from redis.exceptions import RedisError
 
 from shedkit.server.errors import ServerError, create_rate_error, quota_error
-from shedkit.server.settings import TokenBucket
-
-if TYPE_CHECKING:
-    from shedkit.server.cluster import Cluster
+from shedkit.server.local import Buckets, LocalLimits
+from shedkit.server.member import Member
+from shedkit.server.settings import Settings
 
 __all__ = ["Limits"]
 
@@ -77,14 +77,17 @@ return ok
 class Limits:
     """The cluster-wide caps and rates of one node (``cluster``)."""
 
-    def __init__(self, cluster: Cluster) -> None:
+    def __init__(self, cluster: Member, settings: Settings) -> None:
         self.cluster = cluster
+        self.settings = settings
         redis = cluster.redis
         self._admit = redis.register_script(_ADMIT)
         self._release = redis.register_script(_RELEASE)
         self._bucket = redis.register_script(_BUCKET)
-        # Rates counted here while Redis is down, and sockets to uncount once it is back.
-        self._local_rates: dict[str, TokenBucket] = {}
+        # Sockets and rates counted here while Redis is down, and sockets to uncount once
+        # it is back.
+        self.local = LocalLimits(settings)
+        self._local_rates = Buckets()
         self._unreleased: list[tuple[str, str]] = []
 
     def redis_back(self) -> None:
@@ -93,24 +96,24 @@ class Limits:
         for client, address in unreleased:
             self.release_socket(client, address)
 
-    async def admit_socket(self, client: str, address: str) -> bool:
-        """Count a socket against the client and address caps of the whole cluster.
+    async def admit_socket(self, client: str, address: str) -> Callable[[], None]:
+        """Count a socket against the client and address caps of the whole cluster; return
+        what uncounts it.
 
-        False when Redis does not answer: the socket is then counted by this node alone
-        (`shedkit.server.hub.Hub.admit`), and not released here.
+        While Redis does not answer the socket is counted by this node alone (`LocalLimits`).
         """
-        s = self.cluster.manager.settings
+        s = self.settings
         caps = [(client, s.ws_per_client, "client")]
         if address != client:
             caps.append((address, s.ws_per_address, "address"))
         keys = [f"sk:ws:{key}" for key, _, _ in caps]
         if self.cluster.redis_down is not None:
-            return False
+            return self.local.admit_now(client, address)
         try:
             over = int(await self._admit(keys=keys, args=[self.cluster.me, *[c[1] for c in caps]]))
         except RedisError as err:
             self.cluster.redis_failed(err)
-            return False
+            return self.local.admit_now(client, address)
         if over:
             _, limit, reason = caps[over - 1]
             raise ServerError(
@@ -119,7 +122,7 @@ class Limits:
                 429,
                 {"limit": limit, "reason": reason},
             )
-        return True
+        return lambda: self.release_socket(client, address)
 
     def release_socket(self, client: str, address: str) -> None:
         """Uncount a socket that `admit_socket` counted."""
@@ -147,17 +150,11 @@ class Limits:
                 return bool(int(ok))
             except RedisError as err:
                 self.cluster.redis_failed(err)
-        key = f"{kind}:{client}"
-        bucket = self._local_rates.get(key)
-        if bucket is None:
-            if len(self._local_rates) > 10_000:
-                self._local_rates.clear()  # bounded: an outage is short
-            bucket = self._local_rates[key] = TokenBucket(max(1.0, per_minute), per_minute / 60)
-        return bucket.allow()
+        return self._local_rates.allow(f"{kind}:{client}", per_minute)
 
     async def before_create(self, client: str) -> None:
         """The cluster's quota and rate limit on new tables, checked before one is made."""
-        s = self.cluster.manager.settings
+        s = self.settings
         if not await self.allow("create", client, s.creates_per_minute):
             raise create_rate_error(s.creates_per_minute)
         if await asyncio.to_thread(self.cluster.leases.count, client) >= s.tables_per_client:

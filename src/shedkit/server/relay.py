@@ -18,10 +18,9 @@ the browser's socket with a code), ``q`` and ``r`` (a call and its answer).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import secrets
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
@@ -30,19 +29,23 @@ from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
 from shedkit.protocol.views import Json
+from shedkit.server.connection import (
+    MAX_MESSAGE,
+    OUTBOX,
+    Connection,
+    stop_writing,
+    write_out,
+)
 from shedkit.server.errors import ServerError, error_message, try_again
-from shedkit.server.hub import MAX_MESSAGE, OUTBOX, Connection
+from shedkit.server.member import Member
+from shedkit.server.ports import HeldRoom, Receive, Rooms
 from shedkit.server.settings import TokenBucket
-from shedkit.server.store import stored
 
 if TYPE_CHECKING:
-    from fastapi import WebSocket
+    from starlette.websockets import WebSocket
 
-    from shedkit.server.cluster import Cluster
-    from shedkit.server.manager import Manager
-    from shedkit.server.table import TableRuntime
 
-__all__ = ["MOVED", "OPS", "Relay", "channel", "on_table", "soon"]
+__all__ = ["MOVED", "Relay", "channel", "soon"]
 
 log = logging.getLogger("shedkit.server")
 
@@ -52,41 +55,6 @@ MOVED: Final = 4503
 CALL_TIMEOUT: Final = 5.0
 # The parts of a frame: kind, connection or call id, payload.
 SEP: Final = "\x1f"
-
-
-# What a node asks of a table's owner, by name: each runs on the owner's event loop.
-OPS: Final[dict[str, Callable[[Manager, str, Json], Any]]] = {
-    "public": lambda m, t, a: m.table(t).public(),
-    "summaries": lambda m, t, a: m.table(t).summaries,
-    "join": lambda m, t, a: m.join(
-        t, a["seat"], a["name"], token=a["token"], client=a["client"], bot=a["bot"]
-    ),
-    "leave": lambda m, t, a: m.leave(t, a["token"]),
-}
-
-
-#: The operations that change a table: answered only once the change is stored.
-CHANGES: Final = frozenset(("join", "leave"))
-
-
-async def on_table(manager: Manager, table_id: str, op: str, args: Json) -> Any:
-    """Carry out ``op`` on a table, here or at the node that holds it.
-
-    A change is answered once it is stored. Should another node take the table over
-    meanwhile, the change was dropped with everything else not stored here: it is
-    carried out again at the new owner.
-    """
-    cluster = manager.cluster
-    table = manager.tables.get(table_id)
-    if cluster is None or table is not None:
-        result = OPS[op](manager, table_id, args)
-        if op not in CHANGES:
-            return result
-        await stored(manager.storage)
-        if cluster is None or table is None or not table.lost or table.handed:
-            return result
-    assert cluster is not None
-    return await cluster.relay.call(table_id, op, args)
 
 
 @dataclass
@@ -125,9 +93,9 @@ class _RemoteSender:
 class Relay:
     """This node's channel: the sockets it relays to owners, and those relayed to it."""
 
-    def __init__(self, cluster: Cluster, redis: Redis) -> None:
+    def __init__(self, cluster: Member, redis: Redis) -> None:
         self.cluster = cluster
-        self.manager: Manager = cluster.manager
+        self.rooms: Rooms = cluster.rooms
         self.me = cluster.me
         self.redis = redis
         self.relays: dict[str, _Relay] = {}
@@ -239,21 +207,19 @@ class Relay:
     async def serve(
         self,
         websocket: WebSocket,
-        receive: Callable[[], Awaitable[str | None]],
+        receive: Receive,
         table_id: str,
         owner: str,
         client: str,
         address: str,
     ) -> None:
         """Serve a browser's socket whose table ``owner`` holds, until either side closes."""
-        from shedkit.server.ws import _writer  # the same writer as a local socket's
-
         cid = secrets.token_hex(8)
         conn = Connection(websocket, table_id, client=client, address=address)
         self.relays[cid] = _Relay(owner, conn)
         hello = {"n": self.me, "t": table_id, "client": client, "address": address}
         self.send(owner, "open", cid, orjson.dumps(hello).decode())
-        writer = asyncio.create_task(_writer(conn))
+        writer = asyncio.create_task(write_out(conn))
         # Only a guard for Redis: the owner applies the table's own limits to every message.
         guard = TokenBucket(4 * 30.0, 4 * 10.0)
         try:
@@ -272,20 +238,13 @@ class Relay:
         finally:
             self.relays.pop(cid, None)
             self.send(owner, "e", cid, "")
-            if conn.closed and not writer.done():
-                with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError):
-                    await asyncio.wait_for(asyncio.shield(writer), 1.0)
-            writer.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await writer
+            await stop_writing(conn, writer)
 
     def _open(self, cid: str, hello: Json) -> None:
         """At the owner: a socket another node holds joins one of this node's tables."""
-        from shedkit.server.ws import session
-
         edge, table_id = str(hello["n"]), str(hello["t"])
-        table = self.manager.tables.get(table_id)
-        if table is None:
+        room = self.rooms.get(table_id)
+        if room is None:
             self.send(edge, "x", cid, str(MOVED))
             return
         sender = _RemoteSender(self, edge, cid)
@@ -294,18 +253,15 @@ class Relay:
             table_id,
             client=str(hello["client"]),
             address=str(hello["address"]),
-            caps_elsewhere=True,
             outbox=asyncio.Queue(OUTBOX),
         )
         remote = _Remote(edge, conn)
         self.remotes[cid] = remote
-        remote.task = asyncio.create_task(self._serve_remote(cid, remote, table, session))
+        remote.task = asyncio.create_task(self._serve_remote(cid, remote, room))
 
-    async def _serve_remote(
-        self, cid: str, remote: _Remote, table: TableRuntime, session: Any
-    ) -> None:
+    async def _serve_remote(self, cid: str, remote: _Remote, room: HeldRoom) -> None:
         try:
-            await session(self.manager, table, remote.conn, remote.inbox.get)
+            await self.rooms.serve(room, remote.conn, remote.inbox.get)
             if not remote.conn.closed:
                 remote.conn.closed = True
         finally:
@@ -316,7 +272,7 @@ class Relay:
         for _ in range(3):
             owner = await self.cluster.locate(table_id)
             if owner is None:
-                return OPS[op](self.manager, table_id, args)
+                return self.rooms.carry_out(table_id, op, args)
             if self.cluster.redis_down is not None:
                 raise try_again("the table's server cannot be reached")
             rid = secrets.token_hex(8)
@@ -353,12 +309,12 @@ class Relay:
         """At the owner: answer another node's call about one of this node's tables."""
         caller, table_id = str(call["n"]), str(call["t"])
         reply: Json
-        table = self.manager.tables.get(table_id)
-        if table is None:
+        room = self.rooms.get(table_id)
+        if room is None:
             reply = {"moved": True}
         else:
             try:
-                reply = {"ok": OPS[str(call["op"])](self.manager, table_id, call["a"])}
+                reply = {"ok": self.rooms.carry_out(table_id, str(call["op"]), call["a"])}
             except ServerError as err:
                 reply = {"err": {**err.body(), "status": err.status}}
         frame = orjson.dumps(reply).decode()
@@ -367,13 +323,13 @@ class Relay:
         def answer() -> None:
             # A table lost to another node meanwhile had this change dropped, not stored:
             # the caller asks the new owner instead.
-            lost = table is not None and table.lost and not table.handed
+            lost = room is not None and room.lost and not room.handed
             self.send(caller, "r", rid, moved if lost else frame)
 
         # Answered once what the call changed is stored: a seat taken survives a failover.
         loop = self.cluster.loop
         assert loop is not None
-        self.manager.storage.on_commit(soon(loop, answer))
+        self.cluster.storage.on_commit(soon(loop, answer))
 
 
 def channel(node: str) -> str:

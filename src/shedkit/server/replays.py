@@ -33,6 +33,8 @@ __all__ = ["BUILDS", "Replays", "encoded_replay", "replay_steps"]
 
 #: Replays built at once, each in a worker process: one core at most goes to replays.
 BUILDS: Final = 1
+#: How much the worker yields to the server's own process for the processor (see nice(2)).
+NICENESS: Final = 10
 #: Addresses whose replay rate is remembered; beyond that the idle ones are forgotten.
 MAX_ADDRESSES: Final = 10_000
 
@@ -63,6 +65,11 @@ def replay_steps(record: Json) -> Json:
 def encoded_replay(record: Json) -> tuple[int, bytes]:
     """A finished deal's steps as JSON, and the process that built them (runs in a worker)."""
     return os.getpid(), orjson.dumps(replay_steps(record))
+
+
+def _background() -> None:
+    """Run the worker behind the server: on a busy machine the event loop goes first."""
+    os.nice(NICENESS)
 
 
 class Replays:
@@ -119,7 +126,7 @@ class Replays:
         if self._workers is None:
             # Fresh interpreters, not forks: the server's threads and sockets stay behind.
             spawn = multiprocessing.get_context("spawn")
-            self._workers = ProcessPoolExecutor(BUILDS, mp_context=spawn)
+            self._workers = ProcessPoolExecutor(BUILDS, mp_context=spawn, initializer=_background)
         try:
             pid, found = await asyncio.wrap_future(self._workers.submit(encoded_replay, record))
         except BrokenProcessPool:

@@ -34,7 +34,6 @@ import ipaddress
 import json
 import logging
 import math
-import re
 import socket
 import struct
 from collections.abc import Callable
@@ -48,8 +47,9 @@ from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIO
 
 import shedkit
 from shedkit.server.app import create_app
-from shedkit.server.hub import BURST, RATE
+from shedkit.server.connection import BURST, RATE
 from shedkit.server.logs import configured
+from shedkit.server.node import announcement, log_name
 from shedkit.server.settings import LOOPBACK_HOSTS, Settings, TokenBucket
 from shedkit.server.storage import DEFAULT_URL
 
@@ -155,58 +155,47 @@ def _too_many_connections(limit: int) -> bytes:
     return head.encode() + body
 
 
-class _SendDeadline(asyncio.Protocol):
+class SendDeadline:
     """A timer that resets a connection whose writes stay paused ``send_timeout`` seconds.
 
     The transport's high-water mark is 0, so asyncio pauses writing as soon as it holds
     a byte the kernel would not take (the kernel's buffer for this peer is full: the
     peer reads nothing, or too little), and resumes it once all is handed over. A peer
     must so take what it was sent, a chunk at a time, within the deadline, and a
-    connection being closed with unsent data is reset when it passes.
+    connection being closed with unsent data is reset when it passes. Each protocol
+    below holds one, and tells it when writing pauses, resumes, and the connection ends.
     """
 
-    edge: Edge
-    loop: asyncio.AbstractEventLoop
-    transport: asyncio.Transport
-    client: tuple[str, int] | None
-    _send_timer: asyncio.TimerHandle | None = None
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        """Stop the send deadline and the count of the connection's address."""
-        self._disarm_send_deadline()
-        self.edge.release(self.client[0] if self.client else None, self.transport)
-        super().connection_lost(exc)
-
-    def pause_writing(self) -> None:
-        """The peer is not reading: start the send deadline."""
-        super().pause_writing()
-        self._arm_send_deadline()
-
-    def resume_writing(self) -> None:
-        """The peer read: stop the send deadline."""
-        super().resume_writing()
-        self._disarm_send_deadline()
-
-    def _watch_writes(self, transport: asyncio.BaseTransport) -> None:
+    def __init__(self, edge: Edge, transport: asyncio.BaseTransport, host: str | None) -> None:
+        self.edge, self.transport, self.host = edge, transport, host
+        self.timer: asyncio.TimerHandle | None = None
         cast(asyncio.WriteTransport, transport).set_write_buffer_limits(high=0)
 
-    def _arm_send_deadline(self) -> None:
-        if self._send_timer is None:
-            self._send_timer = self.loop.call_later(self.edge.send_timeout, self._send_deadline)
+    def paused(self) -> None:
+        """The peer is not reading: start the deadline."""
+        if self.timer is None:
+            loop = asyncio.get_running_loop()
+            self.timer = loop.call_later(self.edge.send_timeout, self._passed)
 
-    def _disarm_send_deadline(self) -> None:
-        if self._send_timer is not None:
-            self._send_timer.cancel()
-            self._send_timer = None
+    def resumed(self) -> None:
+        """The peer read: stop the deadline."""
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
 
-    def _send_deadline(self) -> None:
-        self._send_timer = None
+    def lost(self) -> None:
+        """The connection ended: stop the deadline and the count of its address."""
+        self.resumed()
+        self.edge.release(self.host, self.transport)
+
+    def _passed(self) -> None:
+        self.timer = None
         if not self.transport.is_closing():
             log.info("a peer read nothing for %g s: disconnected", self.edge.send_timeout)
         _reset(self.transport)
 
 
-class GuardedH11Protocol(_SendDeadline, H11Protocol):
+class GuardedH11Protocol(H11Protocol):
     """uvicorn's h11 protocol with deadlines on every request's head and every answer,
     and a cap on the connections of one address.
 
@@ -216,10 +205,11 @@ class GuardedH11Protocol(_SendDeadline, H11Protocol):
     request head is not complete ``head_timeout`` seconds after the connection opened
     or the last response ended is closed. A request in progress and a WebSocket (the
     protocol has been swapped for uvicorn's WebSocket one by then) are left alone by
-    that deadline; the send deadline (`_SendDeadline`) covers an answer nobody reads.
+    that deadline; the send deadline (`SendDeadline`) covers an answer nobody reads.
     """
 
     edge: Edge = Edge()
+    sending: SendDeadline | None = None
 
     @property
     def head_timeout(self) -> float:
@@ -229,14 +219,32 @@ class GuardedH11Protocol(_SendDeadline, H11Protocol):
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         """Count the connection against its address, then start the head's deadline."""
         super().connection_made(transport)
-        self._watch_writes(transport)
         host = self.client[0] if self.client else None
+        self.sending = SendDeadline(self.edge, transport, host)
         if not self.edge.admit(host, transport):
             # Answered at once and closed; its request, if any, is not read.
             transport.write(_too_many_connections(self.edge.per_address))
             transport.close()
             return
         self._arm_head_deadline()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        """Stop the send deadline and the count of the connection's address."""
+        if self.sending is not None:
+            self.sending.lost()
+        super().connection_lost(exc)
+
+    def pause_writing(self) -> None:
+        """The peer is not reading: start the send deadline."""
+        super().pause_writing()
+        if self.sending is not None:
+            self.sending.paused()
+
+    def resume_writing(self) -> None:
+        """The peer read: stop the send deadline."""
+        super().resume_writing()
+        if self.sending is not None:
+            self.sending.resumed()
 
     def on_response_complete(self) -> None:
         """Start the deadline for the next request's head."""
@@ -258,7 +266,7 @@ class GuardedH11Protocol(_SendDeadline, H11Protocol):
         transport.close()
 
 
-class GuardedWebSocketProtocol(_SendDeadline, WebSocketsSansIOProtocol):
+class GuardedWebSocketProtocol(WebSocketsSansIOProtocol):
     """uvicorn's WebSocket protocol (on the `websockets` library's state machine) with
     pings under the same discipline as messages.
 
@@ -272,6 +280,7 @@ class GuardedWebSocketProtocol(_SendDeadline, WebSocketsSansIOProtocol):
     """
 
     edge: Edge = Edge()
+    sending: SendDeadline | None = None
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -281,12 +290,22 @@ class GuardedWebSocketProtocol(_SendDeadline, WebSocketsSansIOProtocol):
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         """Keep the connection counted (the HTTP protocol counted it before the upgrade)."""
         super().connection_made(transport)
-        self.edge.admit(self.client[0] if self.client else None, transport)
+        host = self.client[0] if self.client else None
+        self.sending = SendDeadline(self.edge, transport, host)
+        self.edge.admit(host, transport)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        """Stop the send deadline and the count of the connection's address."""
+        if self.sending is not None:
+            self.sending.lost()
+        super().connection_lost(exc)
 
     def pause_writing(self) -> None:
         """The peer is not reading: read nothing more from it, and start the deadline."""
         super().pause_writing()
         self._stalled = True
+        if self.sending is not None:
+            self.sending.paused()
         if not self.transport.is_closing():
             self.transport.pause_reading()
 
@@ -294,6 +313,8 @@ class GuardedWebSocketProtocol(_SendDeadline, WebSocketsSansIOProtocol):
         """The peer read: read again, unless the app's queue holds a message."""
         super().resume_writing()
         self._stalled = False
+        if self.sending is not None:
+            self.sending.resumed()
         if not self.read_paused and not self.transport.is_closing():
             self.transport.resume_reading()
 
@@ -402,7 +423,6 @@ def serve(
     where = make_url(url).render_as_string(hide_password=True)
     # The bots play the same moves on both builds; the compiled one plays them faster.
     build = " (compiled build)" if shedkit.compiled else ""
-    redis = re.sub(r"//([^:@/]*):[^@/]*@", r"//\1:***@", base.cluster_url or "")
 
     def say(text: str) -> None:
         if out is not None:
@@ -412,22 +432,12 @@ def serve(
 
     def announce(bound: int) -> None:
         # The port bound, which --port 0 leaves to the system: a script reads it here.
-        if base.cluster_url is None:
-            say(
-                f"shedkit{build}: open http://{shown}:{bound}/ in a browser "
-                f"(database {where}); Ctrl-C stops"
-            )
-        else:
-            say(
-                f"shedkit{build}: node {base.node_id} of the cluster at {redis}, serving "
-                f"http://{shown}:{bound}/ (database {where}); Ctrl-C stops this node"
-            )
+        say(f"shedkit{build}: {announcement(base, f'http://{shown}:{bound}/', where)}")
 
     server = AnnouncingServer(uvicorn_config(app, base, host, port), announce)
     # After the uvicorn configuration, which sets up uvicorn's loggers as it is made.
-    node = base.node_id if base.cluster_url is not None else "-"
     try:
-        with configured(node, base.log_format):
+        with configured(log_name(base), base.log_format):
             server.run()
     except SystemExit:
         if getattr(getattr(server, "lifespan", None), "startup_failed", False):

@@ -35,6 +35,7 @@ stored), on a single node the table is set aside as before.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import threading
 import time
@@ -64,6 +65,7 @@ __all__ = [
     "json_text",
     "leases_t",
     "metadata",
+    "stored",
     "tables_t",
 ]
 
@@ -371,3 +373,19 @@ class Storage:
                 )
             ).first()
             return None if row is None else dict(row.record)
+
+
+async def stored(storage: Storage) -> None:
+    """Wait, without blocking the event loop, until every write queued so far is committed."""
+    loop = asyncio.get_running_loop()
+    done: asyncio.Future[None] = loop.create_future()
+
+    def settle() -> None:
+        if not done.done():
+            done.set_result(None)
+
+    def wake() -> None:  # in the writer's thread
+        loop.call_soon_threadsafe(settle)
+
+    storage.on_commit(wake)
+    await done
