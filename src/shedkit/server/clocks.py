@@ -16,6 +16,8 @@ __all__ = ["Clocks"]
 class Clocks:
     """The timers of one room, each replaced when set again."""
 
+    __slots__ = ("away", "next_deal", "turn")
+
     def __init__(self) -> None:
         self.turn: asyncio.TimerHandle | None = None
         self.next_deal: asyncio.TimerHandle | None = None

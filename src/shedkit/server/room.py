@@ -72,6 +72,23 @@ class Services:
 class Room:
     """One table on this node: its connections, clocks, bots and handlers."""
 
+    # A node holds thousands of rooms: no per-instance dict.
+    __slots__ = (
+        "bot_task",
+        "clocks",
+        "connections",
+        "fence",
+        "gone",
+        "handed",
+        "lost",
+        "outq",
+        "seq",
+        "services",
+        "settings",
+        "table",
+        "think_tasks",
+    )
+
     def __init__(self, table: Table, services: Services, fence: int = 0) -> None:
         self.table = table
         self.services = services
