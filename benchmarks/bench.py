@@ -40,7 +40,6 @@ import contextlib
 import functools
 import json
 import os
-import platform
 import random
 import statistics
 import subprocess
@@ -55,6 +54,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import peers
 import shedkit
+from machine import load, machine
 from shedkit.doudizhu.movegen import lead_moves
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -69,26 +69,6 @@ SEARCH_GAMES = (
 #: Decisions taken from each seeded deal for the ms-per-move figures (a Dou Di
 #: Zhu deal can have as few as 3 with a choice).
 MOVES_PER_DEAL = 3
-
-
-def machine() -> str:
-    """One line naming the processor, the Python and the pinned core."""
-    cpu = platform.processor() or platform.machine()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return f"{cpu}; {os.cpu_count()} cores, 1 used; Python {platform.python_version()}"
-
-
-def load() -> str:
-    """The 1, 5 and 15-minute load averages."""
-    if not hasattr(os, "getloadavg"):
-        return "n/a"
-    return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
 def version(dist: str) -> str:

@@ -33,7 +33,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import shedkit
-from bench import load, machine
+from machine import load, machine
 from shedkit.agents import make_agent
 from shedkit.agents.search.engine import run_playouts
 from shedkit.agents.search.knowledge import knowledge_for
