@@ -52,7 +52,7 @@ class Sender(Protocol):
         ...
 
 
-@dataclass
+@dataclass(slots=True)
 class Connection:
     """One WebSocket: the seat it speaks for (``None``: a spectator) and its outbox."""
 

@@ -21,7 +21,7 @@ def digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-@dataclass
+@dataclass(slots=True)
 class SeatInfo:
     """A seat: the human holding it (name and token hash), or none; the bot that stands in."""
 

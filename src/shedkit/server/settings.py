@@ -212,7 +212,7 @@ class Settings:
                 raise ValueError(f"--lease is 0.5 to 300 seconds, not {self.lease_ttl:g}")
 
 
-@dataclass
+@dataclass(slots=True)
 class TokenBucket:
     """At most ``burst`` events at once, refilled at ``rate`` per second."""
 
