@@ -22,14 +22,13 @@ import contextlib
 import dataclasses
 import logging
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fastapi import WebSocket
 from starlette.websockets import WebSocketDisconnect
 
 from shedkit.protocol.views import Json
 from shedkit.server.bots import BotPool
-from shedkit.server.cluster import Cluster
 from shedkit.server.connection import Connection
 from shedkit.server.errors import ServerError, error_message
 from shedkit.server.lobby import CHANGES, Lobby
@@ -38,6 +37,9 @@ from shedkit.server.ports import Bus, Counters, Limits, Ownership, Receive
 from shedkit.server.room import Room, Services
 from shedkit.server.settings import Settings
 from shedkit.server.storage import Storage, stored
+
+if TYPE_CHECKING:
+    from shedkit.server.cluster import Cluster
 
 __all__ = ["Node", "announcement", "log_name"]
 
@@ -102,6 +104,9 @@ class Node:
             for room in self.lobby.held():
                 room.resume()
         else:
+            # Imported here: a node alone needs neither Redis's client nor the cluster's code.
+            from shedkit.server.cluster import Cluster
+
             cluster = Cluster(self.lobby, self.storage, self.settings, url)
             self.cluster = cluster
             self.limits, self.ownership, self.bus = cluster.limits, cluster, cluster
