@@ -55,7 +55,6 @@ MAX_ID: Final = 64
 _SURROGATE: Final = re.compile("[\ud800-\udfff]")
 # C0 and C1 controls, and the bidirectional controls that turn text around on screen.
 _CONTROL: Final = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
-_ID: Final = ID_SHAPE
 
 
 def text_problem(value: str) -> str | None:
@@ -91,7 +90,7 @@ def check_text(value: str, field: str, limit: int = MAX_TEXT) -> str:
 
 def check_id(value: Any) -> bool:
     """True if ``value`` has the shape of an id or token the server hands out."""
-    return isinstance(value, str) and _ID.fullmatch(value) is not None
+    return isinstance(value, str) and ID_SHAPE.fullmatch(value) is not None
 
 
 def _bad_number(field: str) -> ServerError:

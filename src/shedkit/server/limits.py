@@ -18,7 +18,7 @@ from typing import Any, Final
 from redis.exceptions import RedisError
 
 from shedkit.server.errors import ServerError, create_rate_error, quota_error
-from shedkit.server.local import Buckets, LocalLimits
+from shedkit.server.local import LocalLimits
 from shedkit.server.member import Member
 from shedkit.server.settings import Settings
 
@@ -87,7 +87,6 @@ class Limits:
         # Sockets and rates counted here while Redis is down, and sockets to uncount once
         # it is back.
         self.local = LocalLimits(settings)
-        self._local_rates = Buckets()
         self._unreleased: list[tuple[str, str]] = []
 
     def redis_back(self) -> None:
@@ -150,7 +149,7 @@ class Limits:
                 return bool(int(ok))
             except RedisError as err:
                 self.cluster.redis_failed(err)
-        return self._local_rates.allow(f"{kind}:{client}", per_minute)
+        return await self.local.allow(kind, client, per_minute)
 
     async def before_create(self, client: str) -> None:
         """The cluster's quota and rate limit on new tables, checked before one is made."""

@@ -3,35 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Final
+from typing import Any
 
 from starlette.websockets import WebSocket
 
 from shedkit.protocol.views import Json
 from shedkit.server.errors import ServerError, create_rate_error, not_found
 from shedkit.server.ports import Receive, Rooms
-from shedkit.server.settings import Settings, TokenBucket
+from shedkit.server.settings import Buckets, Settings
 
-__all__ = ["MAX_KEYS", "Buckets", "LocalBus", "LocalLimits", "SoleOwner"]
-
-#: Clients whose rates are remembered; beyond that the idle ones are forgotten.
-MAX_KEYS: Final = 10_000
-
-
-class Buckets:
-    """A token bucket per key, made on first use, the idle ones forgotten past `MAX_KEYS`."""
-
-    def __init__(self) -> None:
-        self._buckets: dict[str, TokenBucket] = {}
-
-    def allow(self, key: str, per_minute: float) -> bool:
-        """True if ``key`` is within ``per_minute`` events (one spent)."""
-        bucket = self._buckets.get(key)
-        if bucket is None:
-            if len(self._buckets) > MAX_KEYS:
-                self._buckets.clear()  # forget idle clients rather than grow without bound
-            bucket = self._buckets[key] = TokenBucket(max(1.0, per_minute), per_minute / 60.0)
-        return bucket.allow()
+__all__ = ["LocalBus", "LocalLimits", "SoleOwner"]
 
 
 class LocalLimits:

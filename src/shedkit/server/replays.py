@@ -26,7 +26,7 @@ import shedkit
 from shedkit.protocol.views import Json, serialize_view
 from shedkit.server.errors import ServerError, try_again
 from shedkit.server.inputs import check_id
-from shedkit.server.settings import TokenBucket
+from shedkit.server.settings import Buckets
 from shedkit.server.storage import Storage
 
 __all__ = ["BUILDS", "Replays", "encoded_replay", "replay_steps"]
@@ -35,8 +35,6 @@ __all__ = ["BUILDS", "Replays", "encoded_replay", "replay_steps"]
 BUILDS: Final = 1
 #: How much the worker yields to the server's own process for the processor (see nice(2)).
 NICENESS: Final = 10
-#: Addresses whose replay rate is remembered; beyond that the idle ones are forgotten.
-MAX_ADDRESSES: Final = 10_000
 
 
 def replay_steps(record: Json) -> Json:
@@ -79,7 +77,7 @@ class Replays:
         self.size = size
         self.per_minute = per_minute
         self.cache: OrderedDict[tuple[str, int], bytes] = OrderedDict()
-        self._rates: dict[str, TokenBucket] = {}
+        self._rates = Buckets()
         self._builds = asyncio.Semaphore(BUILDS)
         self._workers: ProcessPoolExecutor | None = None
         #: How many replays were built, and the processes that built them.
@@ -93,7 +91,7 @@ class Replays:
         if found is not None:
             self.cache.move_to_end(key)
             return found
-        if not self._allow(address):
+        if not self._rates.allow(address, self.per_minute):
             raise ServerError(
                 "rate_limited",
                 f"at most {self.per_minute:g} replays a minute; wait a little",
@@ -142,12 +140,3 @@ class Replays:
         if self._workers is not None:
             self._workers.shutdown(wait=False, cancel_futures=True)
             self._workers = None
-
-    def _allow(self, address: str) -> bool:
-        bucket = self._rates.get(address)
-        if bucket is None:
-            if len(self._rates) > MAX_ADDRESSES:
-                self._rates.clear()  # forget idle addresses rather than grow without bound
-            rate = self.per_minute
-            bucket = self._rates[address] = TokenBucket(max(1.0, rate), rate / 60.0)
-        return bucket.allow()

@@ -13,7 +13,7 @@ from typing import Any, Final, TypeVar
 
 from shedkit.server.logs import FORMATS as LOG_FORMATS
 
-__all__ = ["LOOPBACK_HOSTS", "Settings", "TokenBucket"]
+__all__ = ["LOOPBACK_HOSTS", "MAX_KEYS", "Buckets", "Settings", "TokenBucket"]
 
 #: Host names a server bound to loopback answers to by default.
 LOOPBACK_HOSTS: Final = ("localhost", "127.0.0.1", "::1", "[::1]")
@@ -233,3 +233,23 @@ class TokenBucket:
             self.tokens -= 1.0
             return True
         return False
+
+
+#: Clients whose rates are remembered; beyond that the idle ones are forgotten.
+MAX_KEYS: Final = 10_000
+
+
+class Buckets:
+    """A token bucket per key, made on first use, the idle ones forgotten past `MAX_KEYS`."""
+
+    def __init__(self) -> None:
+        self._buckets: dict[str, TokenBucket] = {}
+
+    def allow(self, key: str, per_minute: float) -> bool:
+        """True if ``key`` is within ``per_minute`` events (one spent)."""
+        bucket = self._buckets.get(key)
+        if bucket is None:
+            if len(self._buckets) > MAX_KEYS:
+                self._buckets.clear()  # forget idle clients rather than grow without bound
+            bucket = self._buckets[key] = TokenBucket(max(1.0, per_minute), per_minute / 60.0)
+        return bucket.allow()
