@@ -83,7 +83,7 @@ def test_a_cluster_node_reports_redis_and_stays_200_without_it(
     cluster: Any = SimpleNamespace(redis=redis, fences={"t1": ("a.1", 1), "t2": ("a.1", 4)})
     node: Any = SimpleNamespace(
         storage=SimpleNamespace(engine=engine),
-        lobby=SimpleNamespace(held=lambda: iter([None])),
+        lobby=SimpleNamespace(rooms={"t1": None}),
         bus=SimpleNamespace(health=lambda: Cluster.health(cluster)),
     )
 

@@ -55,7 +55,7 @@ class Health:
     async def report(self, node: Node, name: str) -> tuple[int, Json]:
         """The status and body of ``GET /api/health`` for ``node``, named ``name``."""
         database, bus = await asyncio.gather(self.database(node.storage.engine), node.bus.health())
-        body: Json = {"ok": database, "node": name, "tables": len(list(node.lobby.held()))}
+        body: Json = {"ok": database, "node": name, "tables": len(node.lobby.rooms)}
         body.update(bus)
         body["database"] = database
         return (200 if database else 503), body

@@ -30,7 +30,7 @@ from starlette.websockets import WebSocketDisconnect
 from shedkit.protocol.views import Json
 from shedkit.server.bots import BotPool
 from shedkit.server.connection import Connection
-from shedkit.server.errors import ServerError, error_message
+from shedkit.server.errors import ServerError, error_message, not_found
 from shedkit.server.lobby import CHANGES, Lobby
 from shedkit.server.local import LocalBus, LocalLimits, SoleOwner
 from shedkit.server.ports import Bus, Counters, Limits, Ownership, Receive
@@ -178,18 +178,18 @@ class Node:
             if room is None:
                 owner = await self.ownership.locate(table_id)  # not_found, or its holder
                 room = self.lobby.get(table_id)  # taken over here meanwhile
+                if room is None and owner is None:
+                    raise not_found(table_id)  # dropped here meanwhile
             release = await self.limits.admit_socket(client, address)
         except ServerError as err:
             await _refuse(websocket, err)
             return
         try:
-            if owner is None and room is not None:
+            if room is not None:
                 conn = Connection(websocket, table_id, client=client, address=address)
                 await room.serve(conn, receive)
-            else:
-                await self.bus.relay_socket(
-                    websocket, receive, table_id, owner or "", client, address
-                )
+            elif owner is not None:
+                await self.bus.relay_socket(websocket, receive, table_id, owner, client, address)
         except ServerError as err:
             await _refuse(websocket, err)
         except WebSocketDisconnect:
