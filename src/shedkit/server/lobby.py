@@ -28,13 +28,10 @@ from shedkit.server.seats import SeatInfo
 from shedkit.server.storage import Storage
 from shedkit.server.table import DEFAULT_SPEED, SPEEDS, Table, agents_for, default_agent
 
-__all__ = ["OPS", "Lobby", "new_table_id"]
+__all__ = ["CHANGES", "Lobby", "new_table_id"]
 
 log = logging.getLogger("shedkit.server")
 
-#: What one node may ask of a table at another (`Lobby.carry_out`): the HTTP requests
-#: about one table.
-OPS: Final = ("public", "summaries", "join", "leave")
 #: The requests that change a table: answered only once the change is stored.
 CHANGES: Final = frozenset(("join", "leave"))
 
