@@ -34,8 +34,14 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
+# douzero, a test-only package like those of [dev], goes in without its dependencies:
+# it requires torch and rlcard, and the DouZero encoding cross-check
+# (tests/agents/douzero) imports only its numpy modules.
+DOUZERO := douzero==1.1.0
+
 $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev,docs]'
+	$(BIN)/python -m pip install --quiet --no-deps '$(DOUZERO)'
 	touch $@ $(SERVER_STAMP) $(DOCS_STAMP)
 
 # Only what `shedkit serve` needs: no test, RL or docs tools.
@@ -100,6 +106,7 @@ compiled: | $(COMPILED_BIN)/python
 	SHEDKIT_COMPILE=1 $(COMPILED_BIN)/python -m pip wheel --quiet --no-deps -w $(WHEELHOUSE) .
 	$(COMPILED_BIN)/python -m pip install --quiet --force-reinstall --no-deps $(WHEELHOUSE)/shedkit-*.whl
 	$(COMPILED_BIN)/python -m pip install --quiet "$$(ls $(WHEELHOUSE)/shedkit-*.whl)[dev,bench]"
+	$(COMPILED_BIN)/python -m pip install --quiet --no-deps '$(DOUZERO)'
 	$(COMPILED_BIN)/python -c "import sys, shedkit.core.compiled as c; sys.exit(c.main(['--require']))"
 	touch $(COMPILED_STAMP)
 
@@ -113,7 +120,7 @@ $(COMPILED_STAMP): pyproject.toml setup.py build_backend/shedkit_backend.py \
 # server's bots and a whole deal served (tests/ only: the doctests of src/ run in `make
 # test`; the browser suite and the rest of the server's run there, on the same engine code).
 # Then a short benchmark of both builds.
-COMPILED_SUITES := tests/core tests/doudizhu tests/dominoes tests/president tests/rules \
+COMPILED_SUITES := tests/core tests/doudizhu tests/dominoes tests/president tests/tiengow tests/rules \
 	tests/agents tests/envs tests/arena tests/benchmarks tests/packaging \
 	tests/server/test_api.py tests/server/test_bots.py
 test-compiled: compiled | $(STAMP)

@@ -1,5 +1,8 @@
 """Speed of shedkit, pure and compiled, against OpenSpiel, RLCard and the ``dominoes`` package.
 
+Tien Gow has no peer to time: no Python engine of it exists, and navpil's GuPai,
+the nearest (a Java program), is on no package registry; the report says so.
+
 Every figure is the median of ``--repeats`` (at least 5) timed repetitions with
 their min-max, on one pinned core, with the machine's load average noted before
 and after. The pure build is measured in this process; the compiled build
@@ -11,7 +14,8 @@ Figures:
 
 1. random-play full deals (hands) per second of each game: deal, auction
    where the game has one, and play to the end, every decision uniformly
-   random among the legal moves;
+   random among the legal moves (Tien Gow: standard preset, every
+   combination, TG-50);
 2. legal-move generation: a 20-card Dou Di Zhu lead (the same seeded hands
    for every engine), a President first lead and Dominoes positions in the
    middle of a hand;
@@ -65,7 +69,15 @@ SEARCH_GAMES = (
     ("doudizhu", "ddz", "Dou Di Zhu"),
     ("president", "president", "President"),
     ("dominoes", "dominoes", "Dominoes"),
+    ("tiengow", "tiengow", "Tien Gow"),
 )
+#: What the report says of the games no peer engine covers.
+NO_PEER = {
+    "Tien Gow": (
+        "no Python peer engine exists; navpil's GuPai (Java) is on no package registry "
+        "and is not timed"
+    ),
+}
 #: Decisions taken from each seeded deal for the ms-per-move figures (a Dou Di
 #: Zhu deal can have as few as 3 with a choice).
 MOVES_PER_DEAL = 3
@@ -138,6 +150,21 @@ def dominoes_random_hands(players: int, variant: str) -> Callable[[int, int], in
         return decisions
 
     return play
+
+
+def tiengow_random_hands(n: int, seed: int) -> int:
+    """Random full Tien Gow hands (standard preset: deal, then eight tricks to the end)."""
+    game = shedkit.make("tiengow")
+    rng = random.Random(seed)
+    decisions = 0
+    for i in range(n):
+        state = game.new_deal(seed=seed * 1_000_003 + i)
+        while not state.is_over:
+            moves = state.legal_moves()
+            k = len(moves)
+            state.apply(moves[rng.randrange(k)] if k > 1 else moves[0])
+            decisions += 1
+    return decisions
 
 
 def rate(play: Callable[[int, int], int], n: int, repeats: int, unit: str) -> Figure:
@@ -416,6 +443,7 @@ def shedkit_figures(args: argparse.Namespace) -> dict[str, Figure]:
         ("dom3_fives", 3, "fives"),
     ):
         out[key] = rate(dominoes_random_hands(players, variant), args.dominoes_hands, r, "hands/s")
+    out["tiengow_hands"] = rate(tiengow_random_hands, args.tiengow_hands, r, "hands/s")
     # Without the [rl] extra in this interpreter there is no env figure.
     with contextlib.suppress(ImportError):
         out["env_steps"] = steps_rate(shedkit_env_steps, max(10, n // 3), r)
@@ -482,6 +510,7 @@ ROWS = [
     ("Dominoes 4p draw hands/s", "dom4_draw", "", "", True),
     ("Dominoes 3p All Fives hands/s", "dom3_fives", "", "", True),
     ("Dominoes movegen, us (mean call)", "dominoes_movegen", "", "", False),
+    ("Tien Gow random hands/s", "tiengow_hands", "none (see below)", "", True),
 ]
 
 
@@ -571,6 +600,11 @@ def search_table(pure: dict[str, Figure], compiled: dict[str, Figure]) -> str:
     return "\n".join(lines)
 
 
+def no_peer_notes() -> str:
+    """A line per game that no peer engine is timed against, saying why."""
+    return "\n".join(f"{game}: {why}." for game, why in NO_PEER.items())
+
+
 def search_notes(args: argparse.Namespace) -> str:
     """How the search figures were measured: clocks, cores and decisions."""
     from shedkit.agents.search.levels import LEVELS
@@ -596,6 +630,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=5, help="repetitions (median shown)")
     parser.add_argument("--hands", type=int, default=30, help="20-card hands for movegen")
     parser.add_argument("--dominoes-hands", type=int, default=2000, help="Dominoes hands per rep")
+    parser.add_argument("--tiengow-hands", type=int, default=1000, help="Tien Gow hands per rep")
     parser.add_argument("--playouts", type=int, default=50, help="playouts per search decision")
     parser.add_argument("--search-deals", type=int, default=4, help="deals of the search decisions")
     parser.add_argument("--search-per-deal", type=int, default=2, help="search decisions per deal")
@@ -612,7 +647,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cores", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.quick:
-        args.deals, args.hands, args.dominoes_hands = 40, 8, 200
+        args.deals, args.hands, args.dominoes_hands, args.tiengow_hands = 40, 8, 200, 100
         args.playouts, args.search_deals, args.search_per_deal = 20, 2, 1
         args.hard_moves, args.expert_moves, args.budget = 4, 2, 0.1
     args.repeats = max(args.repeats, 5)
@@ -627,6 +662,7 @@ def main(argv: list[str] | None = None) -> int:
         f"--repeats={args.repeats}",
         f"--hands={args.hands}",
         f"--dominoes-hands={args.dominoes_hands}",
+        f"--tiengow-hands={args.tiengow_hands}",
         f"--playouts={args.playouts}",
         f"--search-deals={args.search_deals}",
         f"--search-per-deal={args.search_per_deal}",
@@ -660,11 +696,14 @@ def main(argv: list[str] | None = None) -> int:
     text = table(pure, compiled, peer)
     search = search_table(pure, compiled)
     notes = search_notes(args)
+    peerless = no_peer_notes()
     print(
         f"\nmedian (min-max) of {args.repeats} repetitions; {args.deals} deals, "
-        f"{args.dominoes_hands} Dominoes hands per repetition\n"
+        f"{args.dominoes_hands} Dominoes hands, {args.tiengow_hands} Tien Gow hands per "
+        "repetition\n"
     )
     print(text)
+    print(f"\n{peerless}")
     print(f"\n{notes}\n")
     print(search)
     print(f"\nload average after: {load_after}")
@@ -682,6 +721,7 @@ def main(argv: list[str] | None = None) -> int:
                 "cpu_count": os.cpu_count(),
                 "notes": notes,
             },
+            "no_peer": NO_PEER,
             "pure": pure,
             "compiled": compiled,
             "peers": peer,
@@ -692,7 +732,7 @@ def main(argv: list[str] | None = None) -> int:
         args.markdown.write_text(
             f"Machine: {machine()}; load average {load_before} before, {load_after} after.\n\n"
             + text
-            + f"\n\n{notes}\n\n"
+            + f"\n\n{peerless}\n\n{notes}\n\n"
             + search
             + "\n",
             "utf-8",

@@ -38,7 +38,7 @@ from shedkit.agents import make_agent
 from shedkit.agents.search.engine import run_playouts
 from shedkit.agents.search.knowledge import knowledge_for
 
-GAMES = ("doudizhu", "president", "dominoes")
+GAMES = ("doudizhu", "president", "dominoes", "tiengow")
 
 
 def decisions(game: Any, deals: int, per_deal: int) -> list[Any]:

@@ -18,6 +18,11 @@ did better:
   the two-player game) against the field, and the seats swapped; ``d`` is the
   mean over both seatings of the side's score (win 1, tie 1/2, loss 0) minus
   the field's on the same seats.
+- **tiengow**: one challenger among field bots (its seat rotates, the banker
+  is the deal's, TG-03) against a field bot in that seat; ``d`` is the
+  challenger's hand won (1 for the last trick, TG-27, else 0) minus the
+  baseline's. Each line also keeps both seats' chips for the hand (TG-30…34),
+  and the summary prints the mean chips per hand with their intervals.
 
 The hypotheses are stated before the first deal and printed first:
 H0 "mean d <= delta0" (default 0: no better) against H1 "mean d >= delta1"
@@ -77,6 +82,7 @@ from shedkit.agents import make_agent
 from shedkit.agents.search import LEVELS
 from shedkit.agents.search.levels import PLAIN_SETTINGS, make_level, own_settings
 from shedkit.arena.sprt import SPRT, Hypotheses
+from shedkit.arena.stats import wilson
 from shedkit.core.compiled import describe as describe_build
 
 Z95 = 1.959963984540054
@@ -187,6 +193,8 @@ def groups(run: dict[str, Any]) -> list[str]:
     """The results of a deal that make up ``d`` (a role, a place, a seating)."""
     if run["game"] == "doudizhu":
         return ["landlord", "peasants"] if run["role"] == "both" else [run["role"]]
+    if run["game"] == "tiengow":
+        return ["hand"]
     return ["place"] if run["game"] == "president" else ["side0", "side1"]
 
 
@@ -230,7 +238,7 @@ def deal_for(game: Any, deal: int, group: str) -> tuple[Any, set[int]]:
         landlord = deal % n
         seats = {landlord} if group == "landlord" else set(range(n)) - {landlord}
         return game.new_deal(seed=deal, landlord=landlord, bid=1), seats
-    if game.name == "president":
+    if game.name in ("president", "tiengow"):
         return game.new_deal(seed=deal), {deal % n}
     return game.new_deal(seed=deal), {s for s in range(n) if game.side_of[s] == int(group[-1])}
 
@@ -242,6 +250,8 @@ def result_of(game: Any, end: Any, seats: set[int], group: str) -> float:
         return float((end.returns()[end.landlord] > 0) == (group == "landlord"))
     if game.name == "president":
         return float(end.finished.index(min(seats)) + 1)
+    if game.name == "tiengow":
+        return float(end.winner in seats)
     r = end.returns()
     me = min(seats)
     other = max(r[s] for s in range(n) if s not in seats)
@@ -266,6 +276,9 @@ def play_deal(job: tuple[dict[str, Any], int]) -> tuple[dict[str, Any], list[flo
             timed = seats if who == "challenger" else set()
             end = _play(state, _agents(run, game, names, deal), timed, times)
             line[f"{group}/{who}"] = result_of(game, end, seats, group)
+            if name == "tiengow":
+                # The game's own score, reported beside the test (not part of d).
+                line[f"chips/{who}"] = float(sum(end.returns()[s] for s in seats))
     sign = -1.0 if name == "president" else 1.0
     diffs = [sign * (line[f"{g}/challenger"] - line[f"{g}/baseline"]) for g in groups(run)]
     line["d"] = round(statistics.fmean(diffs), 6)
@@ -328,7 +341,7 @@ def _same_run(old: dict[str, Any], new: dict[str, Any]) -> bool:
 
 def _arguments() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    p.add_argument("game", nargs="?", choices=["doudizhu", "president", "dominoes"])
+    p.add_argument("game", nargs="?", choices=["doudizhu", "president", "dominoes", "tiengow"])
     p.add_argument("--preset", default="standard")
     p.add_argument("--players", type=int, default=None)
     p.add_argument("--challenger", default="hard", help="an agent, a level or LEVEL@PLAYOUTS")
@@ -364,7 +377,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.only_deals is not None:
         return _replay(p, args)
     if args.game is None:
-        p.error("the game is required (doudizhu, president or dominoes)")
+        p.error("the game is required (doudizhu, president, dominoes or tiengow)")
     if args.max_deals < 1 or args.workers < 1 or args.min_deals < 1:
         p.error("--max-deals, --min-deals and --workers must be at least 1")
     run = _run_settings(p, args)
@@ -517,12 +530,49 @@ def _replay(p: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     return 0
 
 
+def result_interval(xs: list[float], group: str, players: int) -> tuple[float, float]:
+    """The 95 % interval printed beside the mean of one side's results ``xs`` in ``group``.
+
+    Wins and losses only (1 or 0): the Wilson score interval, as the arena prints, which
+    stays inside [0, 1] however few the deals. Otherwise (a mean place, or Dominoes' half
+    point for a tie) the normal interval, cut to the range of a result.
+    """
+    if all(x in (0.0, 1.0) for x in xs):
+        return wilson(round(sum(xs)), len(xs))
+    m = statistics.fmean(xs)
+    h = Z95 * statistics.stdev(xs) / math.sqrt(len(xs)) if len(xs) > 1 else math.inf
+    low, high = (1.0, float(players)) if group == "place" else (0.0, 1.0)
+    return max(low, m - h), min(high, m + h)
+
+
 def _score_text(run: dict[str, Any]) -> str:
     if run["game"] == "president":
         return "baseline's place minus the challenger's place (positive: challenger better)"
-    what = {"doudizhu": "win (1 or 0)", "dominoes": "score (win 1, tie 1/2, loss 0)"}
+    what = {
+        "doudizhu": "win (1 or 0)",
+        "dominoes": "score (win 1, tie 1/2, loss 0)",
+        "tiengow": "hand won (1 or 0)",
+    }
     mean = " averaged over " + " and ".join(groups(run)) if len(groups(run)) > 1 else ""
     return f"challenger's {what[run['game']]} minus the baseline's on the same deal{mean}"
+
+
+def chips_interval(xs: list[float]) -> tuple[float, float, float]:
+    """The mean of ``xs`` (chips per hand) and its 95 % normal interval."""
+    m = statistics.fmean(xs)
+    h = Z95 * statistics.stdev(xs) / math.sqrt(len(xs)) if len(xs) > 1 else math.inf
+    return m, m - h, m + h
+
+
+def _print_chips(lines: list[dict[str, Any]]) -> None:
+    """Mean chips per hand of both sides and of their difference, with 95 % intervals."""
+    sides = {who: [ln[f"chips/{who}"] for ln in lines] for who in ("challenger", "baseline")}
+    sides["difference"] = [
+        c - b for c, b in zip(sides["challenger"], sides["baseline"], strict=True)
+    ]
+    for who, xs in sides.items():
+        m, low, high = chips_interval(xs)
+        print(f"  {'chips/' + who:22} chips/hand {m:+.3f} [{low:+.3f}, {high:+.3f}]")
 
 
 def _print_hypotheses(header: dict[str, Any], max_deals: int) -> None:
@@ -573,13 +623,15 @@ def _print_summary(
         f"  n={summary['n']}  mean d={summary['mean']:+.3f}{interval} (95 %, not corrected "
         f"for the stop)  LLR={summary['llr']:+.3f} bounds {summary['bounds']}"
     )
+    players = shedkit.make(run["game"], preset=run["preset"], **run["options"]).num_players
     for g in groups(run):
         for who in ("challenger", "baseline"):
             xs = [ln[f"{g}/{who}"] for ln in lines]
-            m = statistics.fmean(xs)
-            h = Z95 * statistics.stdev(xs) / math.sqrt(len(xs)) if len(xs) > 1 else math.inf
+            m, (low, high) = statistics.fmean(xs), result_interval(xs, g, players)
             what = "mean place" if g == "place" else "WP"
-            print(f"  {g + '/' + who:22} {what} {m:.3f} [{m - h:.3f}, {m + h:.3f}]")
+            print(f"  {g + '/' + who:22} {what} {m:.3f} [{low:.3f}, {high:.3f}]")
+    if run["game"] == "tiengow":
+        _print_chips(lines)
     if times:
         times.sort()
         p99 = times[min(len(times) - 1, int(0.99 * len(times)))]

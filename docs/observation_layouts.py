@@ -38,6 +38,12 @@ GAMES = [
         "shedkit.envs.encodings.dominoes",
         "`n` players; `T` the tiles in the set (28 with double-six); `m` the highest pip.",
     ),
+    (
+        "Tien Gow",
+        "tiengow",
+        "shedkit.envs.encodings.tiengow",
+        "`n` players (4); `T` the 32 tiles of the Chinese set, one slot each, filled by kind.",
+    ),
 ]
 
 

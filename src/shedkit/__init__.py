@@ -1,4 +1,4 @@
-"""shedkit: shedding games (Dou Di Zhu, President, Dominoes) for play and study.
+"""shedkit: shedding games (Dou Di Zhu, President, Dominoes, Tien Gow) for play and study.
 
 >>> import shedkit
 >>> game = shedkit.make("doudizhu")
@@ -21,10 +21,12 @@ from shedkit.core.registry import GAMES, make, register
 from shedkit.dominoes import make as _make_dominoes
 from shedkit.doudizhu import make as _make_doudizhu
 from shedkit.president import make as _make_president
+from shedkit.tiengow import make as _make_tiengow
 
 register("doudizhu", _make_doudizhu)
 register("president", _make_president)
 register("dominoes", _make_dominoes)
+register("tiengow", _make_tiengow)
 
 __version__ = "0.1.0"
 

@@ -98,3 +98,26 @@ def test_every_own_setting_has_a_plain_default() -> None:
             assert set(own_settings(level, game)) <= set(PLAIN_SETTINGS[game]), (level, game)
             plain = make_level(level, shedkit.make(game), 1, own=PLAIN_SETTINGS[game])
             assert plain.name == level
+
+
+def test_tiengow_levels_play_their_budgets_and_expert_its_chains() -> None:
+    """Tien Gow's hard searches on one core for its chips; expert four times the playouts
+    over two processes, its deals drawn from ten chains on the moves seen."""
+    game = shedkit.make("tiengow")
+    hard = make_level("hard", game, 1, budget_only=True)
+    expert = make_level("expert", game, 1, budget_only=True)
+    assert (hard.playouts, hard.workers, hard.seconds) == (1200, 1, None)
+    assert (expert.playouts, expert.workers) == (4 * hard.playouts, 2)
+    assert own_settings("expert", "tiengow") == {"mcmc": 400, "chains": 10}
+    assert (expert.knowledge.settings.mcmc, expert.knowledge.settings.chains) == (400, 10)
+    assert hard.knowledge.settings.objective == expert.knowledge.settings.objective == "adp"
+    assert (hard.knowledge.settings.mcmc, make_level("hard", game, 1).seconds) == (0, 1.0)
+    state = game.new_deal(seed=2)
+    while len(state.legal_moves()) < 2:
+        state.apply(state.legal_moves()[0])
+    view = state.view(state.current_player)
+    small = make_level("expert", game, 3, budget_only=True, playouts=24)
+    try:
+        assert small.act(view) in view.legal_moves
+    finally:
+        small.close()

@@ -21,11 +21,12 @@ from shedkit.agents.search.knowledge import (
     DouDizhuKnowledge,
     GreedyRollouts,
     PresidentKnowledge,
+    TienGowKnowledge,
 )
 from shedkit.agents.search.knowledge.sampler import _Likelihood, _metropolis, _pooled, _Weighted
 from shedkit.core.bits import members
 
-GAMES = ("doudizhu", "president", "dominoes")
+GAMES = ("doudizhu", "president", "dominoes", "tiengow")
 
 
 def _knowing(kind: type[GreedyRollouts], game: Any, **changes: Any) -> Any:
@@ -808,3 +809,157 @@ def _spectator(game: Any) -> Any:
     import dataclasses
 
     return dataclasses.replace(view, seat=None)
+
+
+# -- Tien Gow ------------------------------------------------------------------------------
+
+
+def _tg_kinds(state: Any, seat: int) -> list[int]:
+    """The kinds ``seat`` holds: the copies of a civil tile are one tile to play (TG-01)."""
+    from shedkit.tiengow.combos import TILE_KIND
+
+    return [TILE_KIND[t] for t in state.hand(seat)]
+
+
+def _tg_right_share(deal: Any, state: Any, seat: int) -> float | None:
+    """The share of the other seats' tiles ``deal`` puts in the hand that really holds them
+    (by kind); None when they hold none."""
+    from collections import Counter
+
+    hit = total = 0
+    for s in range(4):
+        if s != seat:
+            truth = Counter(_tg_kinds(state, s))
+            hit += sum((Counter(_tg_kinds(deal, s)) & truth).values())
+            total += sum(truth.values())
+    return hit / total if total else None
+
+
+def test_tg_30_objectives_score_chips_or_the_hand() -> None:
+    """TG-30: "adp" (the default) scores the seat's chips; "wp" 1 for the hand won, -1 else."""
+    game = shedkit.make("tiengow")
+    adp, wp = TienGowKnowledge(game), _knowing(TienGowKnowledge, game, objective="wp")
+    assert adp.settings.objective == "adp"
+    greedy = make_agent("greedy", game)
+    for seed in range(6):
+        state = game.new_deal(seed=seed)
+        while not state.is_over:
+            state.apply(greedy.act(state.view(state.current_player)))
+        for seat in range(4):
+            assert adp.reward(state, seat) == state.returns()[seat]
+            assert wp.reward(state, seat) == (1.0 if state.winner == seat else -1.0)
+
+
+def test_tg_53_determinize_keeps_every_discard_legal() -> None:
+    """TG-53: under must_follow_suit, every deal drawn for a seat replays the hand's moves,
+    the other seats' face-down discards included, and shows that seat the very same view."""
+    game = shedkit.make("tiengow", preset="dominorules")
+    knowledge = TienGowKnowledge(game)
+    rng = random.Random(5)
+    discards = 0
+    for seed in range(12):
+        state = game.new_deal(seed=seed)
+        while not state.is_over:
+            for seat in range(4):
+                view = state.view(seat)
+                deal = game.determinize(view, rng)  # replays the history: raises if illegal
+                assert deal.view(seat) == view
+            moves = state.legal_moves()
+            # Discard as often as the rules allow: the constraints of TG-53 come from those.
+            hidden = [m for m in moves if m.is_discard]
+            state.apply(rng.choice(hidden if hidden and rng.random() < 0.7 else moves))
+        discards += sum(m.is_discard for _, m, _ in state.history)
+    assert discards > 50
+    # A likelihood draw keeps the view too.
+    view = _view_with(game, 3, 2, 40)
+    chain = _knowing(TienGowKnowledge, game, mcmc=30, chains=2).determinizer(view, rng)
+    assert all(chain().view(view.seat) == view for _ in range(5))
+    assert knowledge.determinizer(view, rng)().view(view.seat) == view
+
+
+def _tg_discard_over_pair(game: Any, seed: int) -> tuple[Any, Any] | None:
+    """A state where seat 1 has just discarded over seat 0's led civil pair, or None."""
+    from shedkit.tiengow.combos import CIVIL_PAIR
+
+    greedy = make_agent("greedy", game)
+    state = game.new_deal(seed=seed, hands=["1-3 1-3 4-6 2-5 1-4 5-6 3-4 2-3", None, None, None])
+    pair = next(m for m in state.legal_moves() if m.cls == CIVIL_PAIR)
+    state.apply(pair)
+    move = greedy.act(state.view(1))
+    if not move.is_discard:
+        return None
+    state.apply(move)
+    return state, pair
+
+
+def _tg_held_a_beating_pair(deal: Any, rank: int) -> bool:
+    """Whether seat 1 held, before its discard (history index 1), a civil pair above ``rank``."""
+    from shedkit.tiengow.combos import CIVIL_KINDS, KIND_RANK
+
+    kinds = _tg_kinds(deal, 1) + list(deal.history[1][1].kinds)
+    return any(k < CIVIL_KINDS and KIND_RANK[k] > rank and kinds.count(k) >= 2 for k in set(kinds))
+
+
+def test_tg_25_inference_holds_a_discard_over_a_beatable_lead_unlikely() -> None:
+    """TG-21/25: a discard's tiles are hidden, but that a seat discarded is seen. Greedy
+    beats any trick of two tiles when it can, so deals weighed by the moves seen (``infer``
+    and ``mcmc``) give the discarding seat a civil pair above the led one less often than
+    uniform deals do."""
+    game = shedkit.make("tiengow", first_banker=0)
+    found = [x for x in (_tg_discard_over_pair(game, seed) for seed in range(12)) if x]
+    assert len(found) >= 3
+    rates = {"uniform": 0.0, "infer": 0.0, "mcmc": 0.0}
+    for state, pair in found:
+        view = state.view(2)
+        for name, settings in (("uniform", {}), ("infer", {"infer": 80}), ("mcmc", {"mcmc": 90})):
+            knowledge = _knowing(TienGowKnowledge, game, **settings)
+            draw = knowledge.determinizer(view, random.Random(3))
+            rates[name] += sum(_tg_held_a_beating_pair(draw(), pair.rank) for _ in range(60)) / 60
+    assert rates["infer"] < rates["uniform"] and rates["mcmc"] < rates["uniform"]
+
+
+def test_tg_chain_keeps_the_view_and_places_more_tiles_right() -> None:
+    """With ``mcmc``, Tien Gow's deals come from Metropolis chains of swaps between the
+    other seats' hands and face-down discards: each deal agrees with the view, and they
+    place more hidden tiles where they really are than uniform draws do."""
+    game = shedkit.make("tiengow")
+    greedy = make_agent("greedy", game)
+    knowledge = _knowing(TienGowKnowledge, game, mcmc=60, chains=3)
+    uniform_right = chain_right = 0.0
+    for seed in range(10):
+        state = _greedy_moves(game.new_deal(seed=seed), greedy, 6 + seed)
+        seat = state.current_player
+        view = state.view(seat)
+        draw = knowledge.determinizer(view, random.Random(seed))
+        assert isinstance(draw, _Weighted)
+        for deal in draw.deals[:20]:
+            assert deal.view(seat) == view
+        uniform = TienGowKnowledge(game).determinizer(view, random.Random(seed))
+        for _ in range(40):
+            uniform_right += _tg_right_share(uniform(), state, seat) or 0.0
+            chain_right += _tg_right_share(draw(), state, seat) or 0.0
+    assert chain_right > uniform_right
+
+
+def test_tg_replay_refuses_hands_that_could_not_have_made_the_moves() -> None:
+    """`replay_hand` plays a hand again from its deal, or says None when the rules refuse a
+    move (TG-53: a tile of the other suit discarded by a seat that held the led suit)."""
+    from shedkit.agents.search.knowledge.tiengow import replay_hand
+
+    game = shedkit.make("tiengow", preset="dominorules", first_banker=0)
+    hands = ["6-6 6-6 5-5", "3-6 4-5 2-6", "5-6 1-3 1-1", "1-6 3-3 4-4"]
+    state = game.new_deal(seed=1, hands=hands)
+    seen: list[str] = []
+    state.apply(game.parse_move("5-5", state))
+    state.apply(game.parse_move("discard 3-6", state))  # seat 1 holds no civil tile
+    view = state.view(0)
+    moves = [m for _, m, _ in state.history]
+    again = replay_hand(
+        game, view, [list(h) for h in state.dealt], moves, lambda s, m: seen.append(str(m))
+    )
+    assert again is not None and again.view(1) == state.view(1)
+    assert seen == ["5-5", "discard 3-6"]
+    # Had seat 1 held 1-1 (a civil tile), it could not have discarded 3-6.
+    other = game.new_deal(seed=1, hands=[hands[0], "3-6 4-5 1-1", "5-6 1-3 2-6", hands[3]])
+    dealt = [list(h) for h in other.dealt]
+    assert replay_hand(game, view, dealt, moves, lambda s, m: None) is None

@@ -23,7 +23,7 @@ from shedkit.agents.search.knowledge import knowledge_for
 from shedkit.agents.search.levels import make_level
 
 # Playouts per decision: enough for UCB1 to revisit moves, small enough to stay fast.
-BUDGET = {"doudizhu": 48, "president": 64, "dominoes": 96}
+BUDGET = {"doudizhu": 48, "president": 64, "dominoes": 96, "tiengow": 64}
 
 CASES = (
     ("doudizhu", "standard", 1),
@@ -34,6 +34,9 @@ CASES = (
     ("dominoes", "standard", 1),
     ("dominoes", "two-player", 2),
     ("dominoes", "all-fives", 3),
+    ("tiengow", "standard", 1),
+    ("tiengow", "dominorules", 2),
+    ("tiengow", "hong-kong", 3),
 )
 
 # (game, preset, deal seed, decision index): history length, digest of the statistics, move.
@@ -61,6 +64,14 @@ PINNED: dict[tuple[str, str, int, int], tuple[int, str, str]] = {
     ("dominoes", "all-fives", 3, 0): (6, "604d8fb5ffcc55af", "4-4@L"),
     ("dominoes", "all-fives", 3, 1): (16, "ea8cdc173c744211", "5-5@L"),
     ("dominoes", "all-fives", 3, 2): (20, "0a12a2591b2d5ec5", "2-5@L"),
+    ("tiengow", "standard", 1, 0): (7, "cb628296c719de22", "discard 1-2"),
+    ("tiengow", "standard", 1, 1): (9, "c9b7cd1bd6cb450e", "discard 5-5"),
+    ("tiengow", "standard", 1, 2): (14, "9e6759f3bccd9956", "discard 5-5 4-6"),
+    ("tiengow", "dominorules", 2, 0): (13, "7c03846dba470832", "4-6"),
+    ("tiengow", "dominorules", 2, 1): (20, "0d2821173231d78b", "1-3"),
+    ("tiengow", "hong-kong", 3, 0): (4, "cb9024c99000bade", "3-3"),
+    ("tiengow", "hong-kong", 3, 1): (11, "856746b281bf867e", "3-3"),
+    ("tiengow", "hong-kong", 3, 2): (14, "0b5a715ac246be4f", "1-3"),
 }
 
 

@@ -17,6 +17,7 @@ from shedkit.agents import AGENTS, GreedyDouDizhu, register_agent
 from shedkit.arena import Tournament, play_deals, run_tournament
 from shedkit.arena.stats import bootstrap_ratio, summarize, wilson
 from shedkit.cli.main import main
+from shedkit.core.rng import derive_seed
 
 
 class GreedyCopy(GreedyDouDizhu):
@@ -225,3 +226,69 @@ def test_a_local_ray_node_slow_to_register_is_started_once_more() -> None:
     with pytest.raises(Exception, match="no space"):
         _start_ray(other, 2)
     assert other.calls == 1
+
+
+def test_tiengow_rotates_the_banker_and_scores_chips_per_hand() -> None:
+    """Tien Gow: every seating of a deal plays the same tiles under the same banker, which
+    rotates with the deal (TG-03); the score is the hand's chips (zero-sum, TG-30), a win
+    is the hand won, and the ratings place the seats by their chips."""
+    tour = Tournament("tiengow", ("greedy", "random"), deals=4, seed=6)
+    games = play_deals(tour.to_dict(), [0, 1, 2, 3])
+    assert len(games) == 4 * 14  # 2^4 - 2 seatings of two agents in four seats
+    game = shedkit.make("tiengow")
+    for g in games:
+        assert sum(g.returns) == 0 and sum(g.won) == 1
+        assert g.scores == tuple(float(r) for r in g.returns)
+        best = max(g.scores)
+        assert [p == 0 for p in g.places] == [x == best for x in g.scores]
+        assert g.teams == (0, 1, 2, 3)
+    # The setup fixes the banker by the deal number: a replay of a game meets the same one.
+    state = game.new_deal(seed=derive_seed(6, "deal", 2), banker=2)
+    assert state.banker == 2 and state.current_player == 2
+    results = run_tournament(tour)
+    assert results["score_name"] == "chips per hand"
+    row = results["stats"]["greedy"]["player"]
+    assert row["results"] == sum(a == 0 for g in games for a in g.seats)
+    assert row["score_ci"][0] <= row["score"] <= row["score_ci"][1]
+    assert 0.0 <= row["wp_ci"][0] <= row["wp"] <= row["wp_ci"][1] <= 1.0
+    # The two agents' chips cancel out over every seating of every deal.
+    other = results["stats"]["random"]["player"]
+    total = row["score"] * row["results"] + other["score"] * other["results"]
+    assert total == pytest.approx(0.0, abs=1e-3)
+
+
+def test_tiengow_twins_get_identical_statistics() -> None:
+    from shedkit.agents.greedy_tiengow import GreedyTienGow
+
+    class Twin(GreedyTienGow):
+        name = "twin"
+
+    register_agent("twin", "tiengow", Twin)
+    try:
+        results = run_tournament(Tournament("tiengow", ("greedy", "twin"), deals=3, seed=4))
+    finally:
+        del AGENTS["twin"]
+    assert results["stats"]["greedy"] == results["stats"]["twin"]
+
+
+def test_tiengow_forfeit_is_a_loss_at_the_worst_payment_from_there() -> None:
+    """A forfeiting seat loses: it pays what a loser with its units so far pays (TG-31) at
+    the banker factor (TG-32), doubled while a slam is possible (TG-33)."""
+    from shedkit.arena.games import arena_game
+
+    game = shedkit.make("tiengow", first_banker=0)
+    spec = arena_game("tiengow")
+    state = game.new_deal(seed=3)
+    seat = 1  # not the banker; the banker factor of a first hand is 2
+    outcome = spec.forfeit(state, seat)
+    assert outcome.won == (True, False, True, True) and outcome.places == (0, 1, 0, 0)
+    assert outcome.scores[seat] == -5 * 2 * 2  # no unit: 5, at m = 2, a slam still possible
+    from shedkit.agents import make_agent
+
+    greedy = make_agent("greedy", game)
+    while not any(state.units[s] for s in range(4) if s != seat) or state.units[seat] == 0:
+        if state.is_over:
+            state = game.new_deal(seed=state.seed + 1)
+        state.apply(greedy.act(state.view(state.current_player)))
+    units = state.units[seat]
+    assert spec.forfeit(state, seat).scores[seat] == -max(0, 4 - units) * 2

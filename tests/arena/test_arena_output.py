@@ -18,7 +18,11 @@ from shedkit.arena.cli import SCORE_LEGEND, print_results
 
 @pytest.mark.parametrize(
     ("game", "agents", "seatings"),
-    [("doudizhu", ("greedy", "random"), 6), ("president", ("greedy", "random"), 14)],
+    [
+        ("doudizhu", ("greedy", "random"), 6),
+        ("president", ("greedy", "random"), 14),
+        ("tiengow", ("greedy", "random"), 14),
+    ],
 )
 def test_header_rows_and_total_agree_on_games_and_results(
     game: str, agents: tuple[str, ...], seatings: int

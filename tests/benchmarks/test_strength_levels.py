@@ -118,6 +118,34 @@ def test_president_counts_a_lower_place_as_a_gain(levels: ModuleType) -> None:
         assert line["d"] == line["place/baseline"] - line["place/challenger"]
 
 
+def test_tiengow_counts_the_hand_won_and_keeps_the_chips(
+    levels: ModuleType, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Tien Gow: d is the hand won (TG-27) by the challenger's seat less the baseline's;
+    each line keeps both seats' chips, and the summary prints them with intervals."""
+    run = {
+        "game": "tiengow",
+        "preset": "standard",
+        "options": {},
+        "challenger": "hard@4",
+        "field": "random",
+        "role": "both",
+        "seed": 3,
+        "clock": False,
+    }
+    for i in range(4):
+        line, _ = levels.play_deal((run, i))
+        assert line["d"] == line["hand/challenger"] - line["hand/baseline"]
+        assert {line["hand/challenger"], line["hand/baseline"]} <= {0.0, 1.0}
+        assert isinstance(line["chips/challenger"], float)
+        assert isinstance(line["chips/baseline"], float)
+    levels.main(["tiengow", "--challenger", "hard@4", "--field", "random", "--max-deals", "3"])
+    printed = capsys.readouterr().out
+    assert "hand won (1 or 0)" in printed
+    for who in ("challenger", "baseline", "difference"):
+        assert f"chips/{who}" in printed
+
+
 def test_a_budget_is_only_for_search_levels(levels: ModuleType) -> None:
     assert levels.parse_agent("expert@100") == ("expert", 100)
     for bad in ("greedy@10", "hard@0", "hard@x"):
@@ -208,3 +236,29 @@ def test_the_report_lists_a_run(levels: ModuleType, report: ModuleType, tmp_path
 def test_the_docs_page_is_up_to_date_with_the_results(report: ModuleType) -> None:
     """Run ``python benchmarks/strength_report.py`` when this fails."""
     assert report.build() == report.PAGE.read_text()
+
+
+def test_win_rates_print_wilson_intervals(
+    levels: ModuleType, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A WP of 0.750 on 4 deals printed [0.260, 1.240]: now the arena's Wilson interval,
+    inside [0, 1]; a mean place or a tie's half point keeps a normal interval, cut to range."""
+    from shedkit.arena.stats import wilson
+
+    assert levels.result_interval([1.0, 1.0, 1.0, 0.0], "landlord", 3) == wilson(3, 4)
+    low, high = levels.result_interval([1.0, 1.0, 1.0, 0.0], "landlord", 3)
+    assert 0.0 < low < 0.75 < high < 1.0
+    assert levels.result_interval([1.0] * 4, "peasants", 3)[1] == pytest.approx(1.0)
+    assert levels.result_interval([0.0] * 4, "peasants", 3)[0] == pytest.approx(0.0)
+    low, high = levels.result_interval([1.0, 0.5, 1.0, 1.0], "side0", 4)
+    assert 0.0 <= low < 0.875 < high == 1.0
+    low, high = levels.result_interval([1.0, 1.0, 4.0, 4.0], "place", 4)
+    assert (low, high) == (1.0, 4.0)
+    levels.main([*TINY, "--role", "both", "--max-deals", "4", "--seed", "5"])
+    printed = [ln.split() for ln in capsys.readouterr().out.splitlines() if " WP " in ln]
+    assert len(printed) == 4  # landlord and peasants, challenger and baseline
+    for words in printed:
+        wp = float(words[2])
+        low, high = (float(w.strip("[],")) for w in words[3:5])
+        assert (low, high) == pytest.approx(wilson(round(wp * 4), 4), abs=6e-4)
+        assert 0.0 <= low <= wp <= high <= 1.0

@@ -1,10 +1,10 @@
 """No input crashes a terminal client: whole matches driven by seeded random typing.
 
 Each game is played under the options of every preset (plus President's tax
-and joker, and Dominoes from 2 to 6 players) with a scripted player who types
-a seeded mix of legal moves in every accepted form, illegal moves, cards or
-tiles not held, garbage, empty lines, ``?``, list picks out of range, and
-finally reaches the end of input. Any exception fails the test.
+and joker, Dominoes from 2 to 6 players, and Tien Gow's other switches) with
+a scripted player who types a seeded mix of legal moves in every accepted
+form, illegal moves, cards or tiles not held, garbage, empty lines, ``?``,
+list picks out of range, and finally reaches the end of input. Any exception fails the test.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from rich.console import Console
 
 import shedkit
 from shedkit.agents import make_agent
-from shedkit.cli import dominoes_tui, doudizhu_tui, president_tui
+from shedkit.cli import dominoes_tui, doudizhu_tui, president_tui, tiengow_tui
 from shedkit.cli.common import MatchTUI
 from shedkit.core.match import Match
 
@@ -28,6 +28,7 @@ CLIENTS: dict[str, type[MatchTUI]] = {
     "doudizhu": doudizhu_tui.TUI,
     "president": president_tui.TUI,
     "dominoes": dominoes_tui.TUI,
+    "tiengow": tiengow_tui.TUI,
 }
 
 GARBAGE = [
@@ -69,6 +70,13 @@ GARBAGE = [
     "é",
     "\t",
     "x" * 300,
+    "discard",
+    "discard ?? ??",
+    "discard 7-7",
+    "6-6 6-6 6-6",
+    "[1|3",
+    "1|3]",
+    "discard discard",
 ]
 
 
@@ -80,6 +88,11 @@ def _not_held(game: str, rng: random.Random, view: Any) -> str:
     if game == "president":
         cards = [f"{r}{s}" for r in "A23456789TJQK" for s in "shdc"] + ["Jk"]
         return " ".join(rng.sample(cards, rng.randint(1, 4)))
+    if game == "tiengow":
+        tiles = " ".join(
+            f"{rng.randint(0, 7)}-{rng.randint(1, 6)}" for _ in range(rng.randint(1, 4))
+        )
+        return rng.choice(["", "discard "]) + tiles
     top = view.options.max_pips + 1
     return f"{rng.randint(0, top)}-{rng.randint(0, top)}"
 
@@ -147,6 +160,8 @@ def _configs() -> list[tuple[str, dict[str, Any]]]:
     ]
     out += [("dominoes", {"players": n}) for n in (3, 5, 6)]
     out += [("dominoes", {"players": 3, "variant": "fives"})]
+    out += [("tiengow", {"must_follow_suit": True, "two_pairs": True, "wen_supreme": True})]
+    out += [("tiengow", {"alternate_direction": True, "triplet_match": "civil-guarded"})]
     return out
 
 

@@ -27,7 +27,7 @@ def test_tool_help_describes_the_tool_and_each_command(
         assert len(re.findall(rf"^    {command} ", out, re.M)) == 1, command
 
 
-@pytest.mark.parametrize("game", ["doudizhu", "president", "dominoes"])
+@pytest.mark.parametrize("game", ["doudizhu", "president", "dominoes", "tiengow"])
 def test_play_help_describes_every_option_and_preset_of_each_game(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], game: str
 ) -> None:
@@ -46,7 +46,7 @@ def test_play_help_describes_every_option_and_preset_of_each_game(
         assert f"{name} {options.PRESET_HELP[name]}" in flat
 
 
-@pytest.mark.parametrize("game", ["doudizhu", "president", "dominoes"])
+@pytest.mark.parametrize("game", ["doudizhu", "president", "dominoes", "tiengow"])
 def test_watch_plays_a_bot_only_match_without_input(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path, game: str
 ) -> None:

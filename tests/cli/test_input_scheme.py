@@ -88,6 +88,7 @@ ARTIFACTS = Path(os.environ.get("SHEDKIT_TEST_ARTIFACTS", "build/test-artifacts"
         ("doudizhu", ["--seed", "0"], "bid3\n22\nAA\nKK\n11\n#1\nquit\n"),
         ("president", ["--jokers", "1", "--seed", "9"], "7\nQs\n#1\nquit\n"),
         ("dominoes", ["--preset", "two-player", "--seed", "3"], "6-6\n2-3\n2\nquit\n"),
+        ("tiengow", ["--seed", "3", "--first-banker", "0"], "5-5\n6-6 1-1\n#1\nquit\n"),
     ],
 )
 def test_screens_are_saved_for_people_to_look_at(

@@ -3,6 +3,8 @@
 (() => {
   const found = [];
   const seen = new Set();
+  // Text drawn under 11 px, by element: {what, px, move} (the first time it was seen).
+  const small = new Map();
   let checks = 0;
   let moves = 0;
   let pauseAt = Infinity;
@@ -72,7 +74,56 @@
       }
     }
     if (document.documentElement.scrollWidth > innerWidth + 1) note("scrolls sideways", "page", `${document.documentElement.scrollWidth}px`);
+    // What a player needs during a trick is on the first screen: the buttons, the aids.
+    for (const el of document.querySelectorAll(".me-area .controls button, .me-area .auction button, .felt .aids button")) {
+      if (!shown(el)) continue;
+      const r = box(el);
+      if (r.left < -1 || r.right > innerWidth + 1 || r.top + y0 < -1 || r.bottom + y0 > innerHeight + 1) {
+        note("off the screen", name(el), `${innerWidth}x${innerHeight}`);
+      }
+    }
+    for (const [el, px] of smallText()) {
+      const key = name(el);
+      if (!small.has(key)) small.set(key, { what: key, px, move: move() });
+    }
     play();
+  }
+
+  // The size text is drawn at: its font size, times the scale Fit gives what it draws, or,
+  // in a card's face, the face's width over its 60 units.
+  const scaleOf = (el) => {
+    let scale = 1;
+    for (let p = el; p && p !== document.body; p = p.parentElement) {
+      const m = /scale\(([\d.]+)/.exec(p.style && p.style.transform || "");
+      if (m) scale *= Number(m[1]);
+    }
+    return scale;
+  };
+  function smallText() {
+    const small = [];
+    const room = document.querySelector(".room");
+    if (!room) return small;
+    const walker = document.createTreeWalker(room, NodeFilter.SHOW_TEXT);
+    const seenEls = new Set();
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const el = node.parentElement;
+      if (!el || seenEls.has(el) || !node.textContent.trim()) continue;
+      seenEls.add(el);
+      if (el.closest(".visually-hidden, [aria-hidden='true'] .visually-hidden, .overlay, .side:not(.sheet-open), title")) continue;
+      const font = parseFloat(getComputedStyle(el).fontSize);
+      let px = font * scaleOf(el);
+      const svg = el instanceof SVGElement ? el.closest("svg") : null;
+      if (svg) {
+        // The svg's box on the screen has every scale above it in it already.
+        const view = svg.viewBox && svg.viewBox.baseVal;
+        if (!view || !view.width) continue;
+        px = font * svg.getBoundingClientRect().width / view.width;
+      }
+      const r = box(el);
+      if (r.width < 1 || r.height < 1 || !shown(el.closest("svg") || el)) continue;
+      if (px < 10.95) small.push([el, px]);
+    }
+    return small;
   }
 
   const later = (ms) => new Promise((done) => setTimeout(done, ms));
@@ -82,7 +133,8 @@
     return false;
   };
 
-  // The viewer's turn, played as a person plays it: a bid, Give, Hint then Play, or Pass.
+  // The viewer's turn, played as a person plays it: a bid, Give, Hint then Play (or
+  // Discard), or Pass.
   async function play() {
     const s = window.shedkit && window.shedkit.state;
     if (!s || !s.view || s.view.is_over || s.you === null || s.view.current_player !== s.you || !s.view.legal.length) return;
@@ -103,7 +155,8 @@
     }
     click("#hint");
     await later(0);
-    click("#play");
+    // Tien Gow: what cannot be played face up is laid face down (Discard).
+    if (!click("#play")) click("#discard");
     await later(0);
     click(".choices button");
     // A move the page did not send (nothing changed): let the next check try again.
@@ -124,12 +177,12 @@
   addEventListener("resize", schedule);
 
   window.__layout = {
-    reset() { found.length = 0; seen.clear(); checks = 0; moves = 0; acted = null; },
+    reset() { found.length = 0; seen.clear(); small.clear(); checks = 0; moves = 0; acted = null; },
     // Stop on the viewer's turn once `n` moves are made (`atPlay`: and the auction is over;
     // it then bids the most, to be the landlord).
     pauseAt(n, atPlay = false) { pauseAt = n; pauseAtPlay = atPlay; paused = false; acted = null; schedule(); },
     resume() { pauseAt = Infinity; paused = false; schedule(); },
     get paused() { return paused; },
-    result: () => ({ found: [...found], checks, moves }),
+    result: () => ({ found: [...found], small: [...small.values()], checks, moves }),
   };
 })();

@@ -25,9 +25,14 @@ from tests.server.live import LiveServer
 
 ARTIFACTS = Path(os.environ.get("SHEDKIT_TEST_ARTIFACTS", "build/test-artifacts"))
 I18N = Path(__file__).resolve().parents[2] / "src" / "shedkit" / "server" / "static" / "i18n"
-GAMES = ("doudizhu", "president", "dominoes")
+GAMES = ("doudizhu", "president", "dominoes", "tiengow")
 #: Two languages per game's How-to-play page: all five languages are shown once at least.
-HOWTO_LANGS = {"doudizhu": ("en", "zh"), "president": ("it", "de"), "dominoes": ("en", "ja")}
+HOWTO_LANGS = {
+    "doudizhu": ("en", "zh"),
+    "president": ("it", "de"),
+    "dominoes": ("en", "ja"),
+    "tiengow": ("zh", "de"),
+}
 
 pytestmark = pytest.mark.skipif(
     not os.path.exists(CHROMIUM), reason="Debian's chromium is not installed (make test does)"
@@ -92,7 +97,7 @@ def check_form_in_words(page: Any, games: list[Any], lang: str) -> None:
         # The levels are named and explained; bots take every seat but the creator's.
         for level in ("easy", "medium", "hard", "expert"):
             assert word(lang, f"level.{level}.label") in form
-        players = game["presets"]["standard"]["players"]
+        players = game["presets"]["standard"].get("players", game["players"])
         assert page.input_value("#bots") == str(players - 1)
     page.select_option("#game", "doudizhu")
 
@@ -104,9 +109,9 @@ def test_lobby_in_two_languages_creates_a_table(live: LiveServer, browser: Any) 
     page.wait_for_selector("#create-btn")
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
 
-    # English: the three games with their one line and their How-to-play link.
+    # English: the games with their one line and their How-to-play link.
     tiles = page.locator(".game-tile")
-    assert tiles.count() == 3
+    assert tiles.count() == len(GAMES)
     for game in GAMES:
         tile = page.locator(f".game-tile[data-game={game}]")
         assert tile.locator("h3").inner_text() == word("en", f"lobby.games.{game}.name")
@@ -261,7 +266,7 @@ def test_howto_pages(live: LiveServer, browser: Any, game: str) -> None:
         for i, combo in enumerate(combos):
             caption = figures.nth(i).locator(".combo-name").inner_text()
             assert caption == word(lang, f"combo.{game}.{combo['kind']}")
-            drawn = figures.nth(i).locator(".card, .dom-tile").count()
+            drawn = figures.nth(i).locator(".card, .dom-tile, .tg-tile").count()
             assert drawn == len(combo["cards"])
         page.screenshot(path=str(ARTIFACTS / f"howto-{game}-{lang}.png"), full_page=False)
         assert not errors, errors

@@ -101,15 +101,40 @@ def test_president_tax_gives_are_counted(live: LiveServer, browser: Any) -> None
         page.click("#next")
         at_step(page, i + 1, len(steps) - 1)
         assert page.inner_text("#move b") == bot_name(x["giver"])
-        assert page.inner_text("#move .entry-name") == plural("en", "pre.gives", x["count"])
+        assert page.inner_text("#move .entry-name") == word(
+            "en",
+            f"pre.log_give_{'one' if x['count'] == 1 else 'other'}",
+            count=x["count"],
+            to=bot_name(x["receiver"]),
+        )
     shoot(page, "replay-president-tax")
 
-    # The table's log of the same deal, as a spectator reads it.
+    # The table's log of the same deal, as a spectator reads it: first what the tax took by
+    # itself (PRE-20: drawn at random), then the gives, each to its receiver, counted.
     page.goto(live.url + f"/t/{table_id}")
     page.wait_for_selector("#log li")
-    gives = page.locator("#log li").all_inner_texts()[: len(exchanges)]
-    assert gives == [
-        f"{bot_name(x['giver'])}\n{plural('en', 'pre.gives', x['count'])}" for x in exchanges
+    lead = page.locator("#log li.log-lead .entry-name").all_inner_texts()
+    assert lead == [
+        word(
+            "en",
+            f"pre.log_drawn_{'one' if x['count'] == 1 else 'other'}",
+            count=x["count"],
+            **{"from": bot_name(x["receiver"])},
+        )
+        for x in exchanges
+    ]
+    gives = page.locator("#log li:not(.log-lead)").all_inner_texts()[: len(exchanges)]
+    assert [g.split("\n") for g in gives] == [
+        [
+            bot_name(x["giver"]),
+            word(
+                "en",
+                f"pre.log_give_{'one' if x['count'] == 1 else 'other'}",
+                count=x["count"],
+                to=bot_name(x["receiver"]),
+            ),
+        ]
+        for x in exchanges
     ]
     page.get_by_role("button", name=word("en", "table.see_table")).click()
     page.evaluate("() => { document.getElementById('log').scrollTop = 0; }")

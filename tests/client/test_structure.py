@@ -19,14 +19,14 @@ def test_no_client_file_is_over_300_lines() -> None:
 
 
 def test_one_folder_per_game_with_its_module() -> None:
-    for name in ("doudizhu", "president", "dominoes"):
+    for name in ("doudizhu", "president", "dominoes", "tiengow"):
         assert (STATIC / "games" / name / "index.js").is_file(), name
     listed = set(
         re.findall(
             r'import (\w+) from "\./(\w+)/index\.js"', (STATIC / "games" / "index.js").read_text()
         )
     )
-    assert {folder for _, folder in listed} == {"doudizhu", "president", "dominoes"}
+    assert {folder for _, folder in listed} == {"doudizhu", "president", "dominoes", "tiengow"}
 
 
 def test_every_component_is_named_in_the_readme() -> None:

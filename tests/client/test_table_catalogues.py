@@ -1,7 +1,7 @@
 """The table's message catalogues in every language: the same keys and facts as English.
 
 The parts checked here are the ones a player reads at the table: ``common``, ``table``
-and the three games' own words (``doudizhu``, ``president``, ``dominoes``), in
+and the games' own words (``doudizhu``, ``president``, ``dominoes``, ``tiengow``), in
 ``static/i18n/<lang>/<part>.json``. For each translation:
 
 - the keys are English's, plural forms aside: Italian and German have the same
@@ -24,7 +24,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 I18N = ROOT / "src" / "shedkit" / "server" / "static" / "i18n"
-PARTS = ("common", "table", "doudizhu", "president", "dominoes")
+PARTS = ("common", "table", "doudizhu", "president", "dominoes", "tiengow")
 LANGS = ("zh", "it", "de", "ja")
 #: The plural forms each language writes for a key that English writes with _one/_other.
 PLURAL_FORMS = {"zh": {"other"}, "ja": {"other"}, "it": {"one", "other"}, "de": {"one", "other"}}
@@ -45,10 +45,17 @@ SAME_AS_ENGLISH = {
     "card.joker_mark.any": {"de", "ja"},
     "card.joker_mark.black": {"de", "ja"},
     "card.joker_mark.red": {"de", "ja"},
+    # A small card's joker mark: the "J" of decks' corner indices.
+    "card.joker_short.any": {"it", "de", "ja"},
+    "card.joker_short.black": {"it", "de", "ja"},
+    "card.joker_short.red": {"it", "de", "ja"},
     "table.key_esc": {"zh", "it", "de", "ja"},
     "table.key_h": {"zh", "it", "de", "ja"},
     "table.key_p": {"zh", "it", "de", "ja"},
     "pre.revolution": {"de"},
+    # Tien Gow's suit marks, 文 and 武, as the rules write them in every language (TG-01).
+    "tg.mark.civil": {"zh", "it", "de", "ja"},
+    "tg.mark.military": {"zh", "it", "de", "ja"},
 }
 
 

@@ -19,7 +19,7 @@ import pytest
 from shedkit.server.app import STATIC
 from tests.client.test_accessibility import serious
 from tests.client.test_lobby import overlap, word
-from tests.server.browser import ARTIFACTS, CHROMIUM, DESKTOP, PHONE, shoot
+from tests.server.browser import ARTIFACTS, CHROMIUM, DESKTOP, PHONE, open_sheet, shoot
 from tests.server.live import LiveServer
 
 #: lib/notices.js: a player offline for less than this is not told to be back.
@@ -172,7 +172,9 @@ def test_friends_sit_talk_and_leave(live: LiveServer, browser: Any) -> None:
     ming.wait_for_timeout(300)
     assert not any("小明" in text for text in toasts(ming)), toasts(ming)
 
-    # A quick phrase travels as its code: Chinese for the sender, English for Ana.
+    # A quick phrase travels as its code: Chinese for the sender, English for Ana. On 小明's
+    # phone the chat is a sheet over the felt, one tap from it.
+    open_sheet(ming, "chat")
     ming.click("#quick-toggle")
     ming.wait_for_selector("#quick-menu")
     assert ming.locator("#quick-toggle").get_attribute("aria-expanded") == "true"
@@ -189,6 +191,12 @@ def test_friends_sit_talk_and_leave(live: LiveServer, browser: Any) -> None:
     en_line = f"小明: {word('en', 'table.quick.phrase.well_played')}"
     in_chat(ming, zh_line)
     in_chat(ana, en_line)
+    # And by his seat, as a bubble, in each reader's words.
+    bubble = ana.locator('.seat[data-seat="1"] .phrase-bubble')
+    bubble.wait_for()
+    assert bubble.inner_text() == word("en", "table.quick.phrase.well_played")
+    ana.wait_for_timeout(600)
+    shoot(ana, "friends-phrase-en-1280")
     # Escape closes the menu (and nothing else) and gives focus back to its button.
     ana.click("#quick-toggle")
     ana.wait_for_selector("#quick-menu .quick-phrase:focus")
@@ -204,9 +212,11 @@ def test_friends_sit_talk_and_leave(live: LiveServer, browser: Any) -> None:
     assert chat_lines(ana) == [en_line, f"Ana: {word('en', 'table.quick.phrase.hurry_up')}"]
 
     # An emote pops up by the sender's seat on every table, and reads as its name.
+    open_sheet(ming, "chat")
     ming.click("#quick-toggle")
     ming.click('.quick-emote[data-emote="fire"]')
     emote_shows_by_seat(ana, 1, "🔥", "friends-emote-en-1280")
+    open_sheet(ming, "chat")
     ming.click("#quick-toggle")
     ming.click('.quick-emote[data-emote="clap"]')
     emote_shows_by_seat(ming, 1, "👏", "friends-emote-zh-390")
@@ -238,6 +248,7 @@ def test_friends_sit_talk_and_leave(live: LiveServer, browser: Any) -> None:
     assert toasts(ana) == []
 
     # 小明 leaves mid-deal: Ana is told that a bot plays his seat.
+    open_sheet(ming, "scores")
     ming.click("#leave")
     ming.click("#leave-yes")
     ming.wait_for_function("() => window.shedkit.state.you === null")

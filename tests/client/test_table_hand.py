@@ -6,9 +6,10 @@ small to big; grouped by count), kept in the browser across a reload, and Presid
 following the order in force (a revolution turns it over); Hint offers plain answers before
 what wastes a bomb or the rocket (checked on real views of dealt games, and by pressing H on
 a crafted one); the keys shown on the buttons and the shortcuts dialog (``?``, Escape); the
-jokers lettered (JOKER, 大王 / 小王) at the hand's, the table's and the log's sizes, big and
-small told apart by more than colour; and the auction's "No bid" (不叫) kept apart from the
-"Pass" (不出) of play in the bubbles, the log, the buttons and the spoken line.
+jokers lettered (JOKER, 大王 / 小王) in the hand and marked (J, 大 / 小) at the table's and
+the log's sizes, big and small told apart by more than colour; and the auction's "No bid"
+(不叫) kept apart from the "Pass" (不出) of play in the bubbles, the log, the buttons and the
+spoken line.
 
 The page is fed through its WebSocket (``route_web_socket``) with a state a live server
 sent, changed where the test needs it. Screenshots go to ``build/test-artifacts/``:
@@ -490,6 +491,8 @@ def test_jokers_are_lettered_at_every_size(
     assert (small, big) == (("小王", "大王") if lang == "zh" else ("JOKER", "JOKER"))
     # In the hand (big to small: 大王 then 小王), in front of the seat, and in the log.
     assert joker_texts(page, ".hand-slot") == [big, small]
+    # Drawn small, one mark in the corner stands for the letters (J; 小 / 大).
+    small, big = word(lang, "card.joker_short.black"), word(lang, "card.joker_short.red")
     assert joker_texts(page, f'.seat[data-seat="{before}"] .card-table') == [small, big]
     assert joker_texts(page, "#log .card-mini") == [small, big]
     # Told apart by more than colour: the big one is crowned and its star filled.

@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from tests.client.test_lobby import overlap, word
-from tests.server.browser import CHROMIUM, DESKTOP, PHONE, in_header, shoot
+from tests.server.browser import CHROMIUM, DESKTOP, PHONE, in_header, open_sheet, shoot
 from tests.server.live import TEST_SETTINGS, Client, LiveServer, play_until
 
 pytestmark = pytest.mark.skipif(
@@ -223,6 +223,8 @@ def test_leaving_mid_deal_asks_and_the_log_keeps_the_name(
         "() => window.shedkit.state.view.history.flatMap((e, i) => e.seat === 1 ? [i] : [])"
     )
     assert bos
+    # On Bo's phone the button is in the scores' sheet, a tap away from the felt.
+    open_sheet(bo, "scores")
     bo.click("#leave")
     bo.wait_for_selector(".leave-dialog")
     assert bo.locator("#leave-title").inner_text() == word(lang, "table.leave_title")
@@ -232,6 +234,7 @@ def test_leaving_mid_deal_asks_and_the_log_keeps_the_name(
     bo.keyboard.press("Escape")
     bo.wait_for_selector(".leave-dialog", state="detached")
     assert bo.evaluate("() => window.shedkit.state.you") == 1
+    open_sheet(bo, "scores")
     bo.click("#leave")
     bo.click("#leave-yes")
     bo.wait_for_function("() => window.shedkit.state.you === null")

@@ -15,7 +15,12 @@ from shedkit.core.errors import SetupError
 
 GAMES = sorted(shedkit.GAMES)
 # The seat-valued set-up argument of each game's new_deal.
-SEAT_ARG = {"doudizhu": "first_bidder", "president": "dealer", "dominoes": "leader"}
+SEAT_ARG = {
+    "doudizhu": "first_bidder",
+    "president": "dealer",
+    "dominoes": "leader",
+    "tiengow": "banker",
+}
 NOT_A_SEAT = ["1", 1.5, True, -1, 9, [0]]
 
 

@@ -43,6 +43,7 @@ def test_the_page_holds_the_tables_of_the_current_code() -> None:
         ("doudizhu", {"players": 4}),
         ("president", {"players": 5, "preset": "all-options"}),
         ("dominoes", {"players": 2}),
+        ("tiengow", {"preset": "hong-kong"}),
     ],
 )
 def test_each_module_documents_every_segment_in_order(game: str, options: dict[str, int]) -> None:

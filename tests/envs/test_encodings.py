@@ -38,6 +38,10 @@ def random_states(game: Any, deals: int, seed: int, **setup: Any) -> list[Any]:
         ("president", {"players": 3}, {}),
         ("dominoes", {}, {}),
         ("dominoes", {"players": 3, "preset": "all-fives"}, {}),
+        ("tiengow", {}, {}),
+        ("tiengow", {"preset": "dominorules"}, {"direction": -1}),
+        ("tiengow", {"preset": "ku-pai"}, {}),
+        ("tiengow", {"preset": "hong-kong"}, {}),
     ],
 )
 def test_views_that_agree_encode_the_same(
@@ -154,8 +158,56 @@ def test_dominoes_segments() -> None:
     assert teams.encode(view)[teams.layout.slice("partner")].tolist() == [1, 0, 1, 0]
 
 
+def test_tiengow_segments() -> None:
+    # TG-01: a tile set counts kinds, so which copy of a civil tile is held never shows.
+    game = shedkit.make("tiengow", first_banker=2)
+    enc = encoding_for(game)
+    lay = enc.layout
+    # Eleven tile sets of 32, six segments of one per seat, then 12 + 1 + 1 + 4 + 1 + 1.
+    assert enc.layout.size == 32 * 11 + 4 * 6 + 20
+    hands = ["6-6 4-4 4-4 1-2 5-5 3-3 1-1 2-6", "6-6 2-2 5-5 3-6 1-3 1-6 1-6 4-6", None, None]
+    state = game.new_deal(seed=4, hands=hands)
+    assert state.hand(1)[0] == 1  # seat 1 holds the second copy of 6-6 ...
+    assert state.current_player == 2  # TG-20: the banker leads
+    obs = enc.encode(state.view(0))
+    hand = obs[lay.slice("hand")]
+    assert hand[[0, 1]].tolist() == [1, 0] and hand.sum() == 8
+    assert obs[lay.slice("unseen")].sum() == 32 - 8
+    assert obs[lay.slice("banker")].tolist() == [0, 0, 1, 0]  # seat 2: two places on
+    other = enc.encode(state.view(1))
+    assert other[lay.slice("hand")][[0, 1]].tolist() == [1, 0]  # ... shown in the first slot
+    lead = next(m for m in state.legal_moves() if m.size == 1)
+    state.apply(lead)
+    obs = enc.encode(state.view(3))
+    assert obs[lay.slice("high")].sum() == 1 and obs[lay.slice("high_by")].tolist() == [0, 0, 0, 1]
+    assert obs[lay.slice("trick_size")].tolist() == [1, 0, 0, 0]
+    assert obs[lay.slice("played")].reshape(4, 32)[3].sum() == 1
+    discard = next(m for m in state.legal_moves() if m.is_discard)
+    state.apply(discard)
+    # Seat 3's discard: its tiles for itself, a count for the others (TG-25).
+    mine = enc.encode(state.view(3))
+    assert mine[lay.slice("discards")].reshape(4, 32)[0].sum() == 1
+    theirs = enc.encode(state.view(0))
+    assert theirs[lay.slice("discards")].sum() == 0
+    assert theirs[lay.slice("discarded")].tolist() == [0, 0, 0, 1 / 8]
+    assert theirs[lay.slice("unseen")].sum() == 32 - 8 - 1
+    assert theirs[lay.slice("in_trick")].tolist() == [0, 0, 1, 1]
+
+
+def test_tiengow_seats_follow_the_direction_of_play() -> None:
+    # TG-02: with play going the other way, the seat after the observer is the one before.
+    game = shedkit.make("tiengow", first_banker=1)
+    enc = encoding_for(game)
+    lay = enc.layout
+    forward = enc.encode(game.new_deal(seed=2).view(0))
+    backward = enc.encode(game.new_deal(seed=2, direction=-1).view(0))
+    assert forward[lay.slice("banker")].tolist() == [0, 1, 0, 0]
+    assert backward[lay.slice("banker")].tolist() == [0, 0, 0, 1]
+    assert backward[lay.slice("direction")].tolist() == [1]
+
+
 def test_action_features_describe_each_action() -> None:
-    for name in ("doudizhu", "president", "dominoes"):
+    for name in ("doudizhu", "president", "dominoes", "tiengow"):
         game = shedkit.make(name)
         enc = encoding_for(game)
         assert enc.action_features.shape[0] == game.num_actions

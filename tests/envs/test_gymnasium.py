@@ -22,6 +22,8 @@ from shedkit.envs.gymnasium import SingleAgentEnv
         ("doudizhu", {"seat": 2, "opponents": "greedy"}),
         ("president", {"seat": 1, "players": 5, "preset": "all-options"}),
         ("dominoes", {"seat": 3, "opponents": "greedy"}),
+        ("tiengow", {"seat": 2, "opponents": "greedy"}),
+        ("tiengow", {"seat": 0, "preset": "hong-kong"}),
     ],
 )
 def test_gymnasium_check_env(game: str, kwargs: dict[str, object]) -> None:

@@ -28,6 +28,9 @@ CONFIGS: list[tuple[str, dict[str, Any]]] = [
     ("dominoes", {"players": 3, "preset": "all-fives"}),
     ("dominoes", {"players": 5}),
     ("dominoes", {"players": 6, "preset": "block"}),
+    ("tiengow", {}),
+    ("tiengow", {"preset": "hong-kong"}),
+    ("tiengow", {"preset": "dominorules", "alternate_direction": True}),
 ]
 
 
@@ -58,7 +61,7 @@ def play_out(e: Any, seed: int) -> tuple[dict[str, float], int]:
     return final, decisions
 
 
-@pytest.mark.parametrize(("game", "options"), CONFIGS[:3])
+@pytest.mark.parametrize(("game", "options"), [*CONFIGS[:3], ("tiengow", {})])
 def test_rewards_are_the_deal_scores(game: str, options: dict[str, Any]) -> None:
     # Replaying the chosen actions on the engine gives the same returns as the rewards.
     e = env(game, **options)
@@ -77,7 +80,7 @@ def test_rewards_are_the_deal_scores(game: str, options: dict[str, Any]) -> None
             mirror.apply(e.unwrapped.game.action_to_move(action))
             e.step(action)
         assert mirror.is_over
-        if game == "doudizhu":
+        if game in ("doudizhu", "tiengow"):
             assert sum(mirror.returns()) == 0
 
 

@@ -51,7 +51,7 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_wheel_ships_the_rules_static_files_and_licence(installed: Path) -> None:
     (wheel,) = (installed.parent.parent / "dist").glob("shedkit-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
-    for game in ("doudizhu", "president", "dominoes"):
+    for game in ("doudizhu", "president", "dominoes", "tiengow"):
         assert f"shedkit/rules/{game}.md" in names
         for lang in ("zh", "it", "de", "ja"):
             assert f"shedkit/rules/{lang}/{game}.md" in names

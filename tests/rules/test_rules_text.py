@@ -16,13 +16,29 @@ SPEC_IDS = {
     + ["DDZ-16a", "DDZ-50", "DDZ-51"],
     "president": [f"PRE-{n:02d}" for n in [*range(1, 22), 30, 31]],
     "dominoes": [f"DOM-{n:02d}" for n in [*range(1, 12), *range(20, 26), 30, 31, 32, 40, 41]],
+    "tiengow": [
+        f"TG-{n:02d}"
+        for n in [
+            *range(1, 8),
+            *range(10, 13),
+            *range(20, 29),
+            *range(30, 35),
+            40,
+            41,
+            *range(50, 55),
+            *range(60, 67),
+            80,
+            81,
+            82,
+        ]
+    ],
 }
 
 
 def test_every_rule_id_quoted_in_src_is_in_the_shipped_rules() -> None:
     quoted: set[str] = set()
     for path in SRC.rglob("*.py"):
-        quoted |= set(re.findall(r"\b(?:DDZ|PRE|DOM)-\d+[a-z]?\b", path.read_text("utf-8")))
+        quoted |= set(re.findall(r"\b(?:DDZ|PRE|DOM|TG)-\d+[a-z]?\b", path.read_text("utf-8")))
     assert len(quoted) > 50
     missing = sorted(q for q in quoted if q not in rulebook.rules(rulebook.game_of(q)))
     assert missing == []
@@ -40,6 +56,8 @@ def test_rule_lookup_is_case_insensitive_and_knows_the_game() -> None:
     assert rulebook.rule("pre-16").id == "PRE-16"
     assert rulebook.rule("DDZ-16A").id == "DDZ-16a"
     assert rulebook.game_of("dom-22") == "dominoes"
+    assert rulebook.game_of("tg-28") == "tiengow"
+    assert "discard" in rulebook.rule("TG-28").body
     assert "joker" in rulebook.rule("PRE-16", "president").body
 
 

@@ -16,6 +16,7 @@ from shedkit.cli.rules_cmd import plain
 from shedkit.dominoes.combos import KINDS as DOM_KINDS
 from shedkit.doudizhu.combos import KINDS as DDZ_KINDS
 from shedkit.president.combos import KINDS as PRE_KINDS
+from shedkit.tiengow.combos import COMBO_IDS as TG_KINDS
 
 OTHER_LANGS = [lang for lang in rulebook.LANGS if lang != "en"]
 _CODE = re.compile(r"`([^`]+)`")
@@ -26,14 +27,19 @@ def spans(markdown: str) -> set[str]:
     return {" ".join(span.split()) for span in _CODE.findall(markdown)}
 
 
-KINDS = {"doudizhu": DDZ_KINDS, "president": PRE_KINDS, "dominoes": DOM_KINDS}
+KINDS = {
+    "doudizhu": DDZ_KINDS,
+    "president": PRE_KINDS,
+    "dominoes": DOM_KINDS,
+    "tiengow": (*TG_KINDS, "discard"),
+}
 
 
 def headings(markdown: str) -> list[str]:
     """The level of every heading, with the rule ID where there is one."""
     out = []
     for line in markdown.splitlines():
-        match = re.match(r"^(#{1,6})\s+((?:DDZ|PRE|DOM)-\d+[a-z]?)?", line)
+        match = re.match(r"^(#{1,6})\s+((?:DDZ|PRE|DOM|TG)-\d+[a-z]?)?", line)
         if match:
             out.append(match[1] + (match[2] or ""))
     return out

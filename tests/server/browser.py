@@ -247,3 +247,12 @@ def take_turn(page: Any, checked: dict[str, bool], passive: bool = False) -> Non
             tap_move(page, (unique or card_moves)[0])
             checked["tap"] = True
     wait_moved(page, before)
+
+
+def open_sheet(page: Any, name: str) -> None:
+    """On a phone, open the panel ``name`` ("log", "chat", "scores") from the felt's aids, as
+    a person taps it; on a wide screen the panels stand beside the table already."""
+    aid = page.locator(f"#aid-{name}")
+    if aid.is_visible() and aid.get_attribute("aria-expanded") != "true":
+        aid.click()
+        page.wait_for_selector(f'#side[data-sheet="{name}"]')

@@ -126,3 +126,33 @@ def test_unknown_language_is_an_error(client: TestClient, lang: str) -> None:
     message = error_of(response, 400, "bad_lang")
     assert "en, zh, it, de, ja" in message
     assert response.json()["error"]["data"] == {"lang": lang, "langs": list(rulebook.LANGS)}
+
+
+def test_tiengow_gallery_has_every_combination_with_its_tiles(client: TestClient) -> None:
+    """TG-10…12, TG-52, TG-60: each combination a leader may play, a civil and a military
+    single first, then the Civil Supreme and the two pairs of the presets that have them."""
+    combos = get(client, "tiengow", "zh")["combos"]
+    assert [c["kind"] for c in combos] == [
+        "single",
+        "single",
+        "civil_pair",
+        "military_pair",
+        "supreme",
+        "mixed_pair",
+        "civil_triple",
+        "military_triple",
+        "quad",
+        "wen_supreme",
+        "two_pairs",
+    ]
+    assert [card["s"] for c in combos[:2] for card in c["cards"]] == ["civil", "military"]
+    by_kind = {c["kind"]: c for c in combos}
+    assert by_kind["supreme"]["move"] == "2-4 1-2"  # TG-10
+    assert by_kind["wen_supreme"]["preset"] == "hong-kong"
+    assert by_kind["two_pairs"]["preset"] == "dominorules"
+    for combo in combos:
+        game = shedkit.make("tiengow", preset=combo["preset"])
+        move = game.parse_move(combo["move"])
+        assert move.kind == combo["kind"]
+        assert sorted(card["k"] for card in combo["cards"]) == sorted(move.kinds)
+        assert [card["t"] for card in combo["cards"]] == combo["move"].split()

@@ -112,7 +112,65 @@ def test_president_tax_cards_reach_only_the_two_seats_of_the_exchange() -> None:
             assert cards == given
         else:
             assert cards == set() and texts == ["give (hidden)"]
-        assert data["exchanges"][0] == {"giver": 0, "receiver": 3, "count": 2}
+        first = data["exchanges"][0]
+        assert {k: first[k] for k in ("giver", "receiver", "count")} == {
+            "giver": 0,
+            "receiver": 3,
+            "count": 2,
+        }
         assert (data["tax_drawn"] != []) == (seat in (0, 1))
         assert (data["tax_lost"] != []) == (seat in (2, 3))
         assert data["order"][-1] == "2"  # two-high
+
+
+@pytest.mark.parametrize("preset", ["international", "standard"])
+def test_president_exchanges_go_both_ways_for_their_two_seats_only(preset: str) -> None:
+    """PRE-20, PRE-21: the two seats of an exchange see the cards the giver took (drawn at
+    random, or the best cards handed over) and the cards it gave back; others see counts."""
+    game = shedkit.make("president", preset=preset, tax=True)
+    state = game.new_deal(seed=3, previous_order=[0, 1, 2, 3])
+    draws = [set(d) for d in state.tax_draws]
+    before = serialize_view("president", state.view(3))["exchanges"][0]
+    assert {c["c"] for c in before["taken"]} == draws[0] and before["given"] is None
+    move = state.legal_moves()[0]
+    state.apply(move)
+    for seat in [*range(4), None]:
+        data = serialize_view("president", state.view(seat))
+        first, second = data["exchanges"]
+        if seat in (0, 3):
+            assert {c["c"] for c in first["taken"]} == draws[0]
+            assert {c["c"] for c in first["given"]} == set(move.cards)
+        else:
+            assert first["taken"] is None and first["given"] is None
+        if seat in (1, 2):
+            assert {c["c"] for c in second["taken"]} == draws[1]
+        else:
+            assert second["taken"] is None
+        assert second["given"] is None  # not given yet
+
+
+@pytest.mark.parametrize("game_name", ["doudizhu", "president"])
+def test_the_trick_just_ended_is_in_every_view_until_the_next_move(game_name: str) -> None:
+    """DDZ-13, PRE-09: once the passes end a trick, every view (a page loaded then
+    included) carries that trick, passes and all, as the history's tail; the next move
+    clears it."""
+    game = shedkit.make(game_name)
+    state = game.new_deal(seed=2)
+    while state.phase != "play":
+        state.apply(state.legal_moves()[-1])
+    start = len(state.history)
+    lead = next(m for m in state.legal_moves() if m.kind != "pass")
+    state.apply(lead)
+    assert serialize_view(game_name, state.view(None))["finished_trick"] == []
+    while state.last_play is not None:
+        state.apply(next(m for m in state.legal_moves() if m.kind == "pass"))
+    for seat in [*range(game.num_players), None]:
+        data = serialize_view(game_name, state.view(seat))
+        assert data["trick"] == []
+        done = data["finished_trick"]
+        assert done == data["history"][start:]
+        assert done[0]["move"] == str(lead) and len(done) == game.num_players
+        assert all(e["kind"] == "pass" for e in done[1:])
+    state.apply(next(m for m in state.legal_moves() if m.kind != "pass"))
+    data = serialize_view(game_name, state.view(0))
+    assert data["finished_trick"] == [] and len(data["trick"]) == 1

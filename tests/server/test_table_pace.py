@@ -10,6 +10,7 @@ from fastapi.testclient import TestClient
 
 import shedkit
 from shedkit.server.node import Node
+from shedkit.server.settings import Settings
 from shedkit.server.storage import Storage
 
 
@@ -98,4 +99,22 @@ def test_dominoes_has_no_trick_pause(tmp_path: Path) -> None:
     node = Node(Storage(f"sqlite:///{tmp_path / 'db.sqlite'}"), bot_delay=0.5)
     table = node.lobby.create("dominoes", bots=2, seed=1, speed="fast").table
     assert table.bot_pause(0.5) == 0.5
+    node.storage.close()
+
+
+def test_at_the_normal_pace_a_finished_trick_stays_over_a_second(tmp_path: Path) -> None:
+    """DDZ-13: after the passes that end a trick, a bot that leads the next one waits, at
+    the normal pace and with the server's default delay, long enough to read the trick."""
+    settings = Settings()
+    node = Node(Storage(f"sqlite:///{tmp_path / 'db.sqlite'}"), bot_delay=settings.bot_delay)
+    table = node.lobby.create("doudizhu", bots=3, seed=3).table
+    assert table.speed == "normal"
+    state = table.state
+    while state.phase == "auction":
+        state.apply(state.legal_moves()[-1])
+    state.apply(next(m for m in state.legal_moves() if m.kind != "pass"))
+    for _ in range(2):
+        state.apply(next(m for m in state.legal_moves() if m.kind == "pass"))
+    assert state.opens_trick()
+    assert table.bot_pause(settings.bot_delay) >= 1.1
     node.storage.close()

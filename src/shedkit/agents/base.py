@@ -17,9 +17,11 @@ from shedkit.core.errors import OptionError, did_you_mean
 
 __all__ = [
     "AGENTS",
+    "AGENTS_WITH_ARGUMENT",
     "ENTRY_POINT_GROUP",
     "Agent",
     "RandomAgent",
+    "agent_names",
     "load_entry_points",
     "make_agent",
     "register_agent",
@@ -46,10 +48,35 @@ AgentFactory = Callable[[Any, int], Agent]
 #: Factories by agent name; each takes ``(game, seed)``.
 AGENTS: dict[str, dict[str, AgentFactory]] = {}
 
+#: Agents that need an argument (``douzero`` its weights), by name: the keyword that
+#: ``NAME:VALUE`` fills, and the factories by game, each taking ``(game, seed, **{keyword:
+#: value})``. They are kept out of `AGENTS`, the agents a name alone makes (which the
+#: server's tables offer).
+AGENTS_WITH_ARGUMENT: dict[str, tuple[str, dict[str, Callable[..., Agent]]]] = {}
 
-def register_agent(name: str, game_name: str, factory: AgentFactory) -> None:
-    """Make ``make_agent(name, game)`` build ``factory(game, seed)`` for ``game_name``."""
-    AGENTS.setdefault(name, {})[game_name] = factory
+
+def register_agent(
+    name: str, game_name: str, factory: Callable[..., Agent], *, argument: str | None = None
+) -> None:
+    """Make ``make_agent(name, game)`` build ``factory(game, seed)`` for ``game_name``.
+
+    With ``argument``, the agent needs that keyword: ``make_agent(name, game,
+    **{argument: value})`` or ``make_agent("NAME:VALUE", game)`` builds
+    ``factory(game, seed, **{argument: value})``.
+    """
+    if argument is None:
+        AGENTS.setdefault(name, {})[game_name] = factory
+        return
+    keyword, by_game = AGENTS_WITH_ARGUMENT.setdefault(name, (argument, {}))
+    if keyword != argument:
+        raise ValueError(f"agent {name!r} takes {keyword!r}, not {argument!r}")
+    by_game[game_name] = factory
+
+
+def agent_names() -> list[str]:
+    """Every registered agent as it is written: ``greedy``, ``douzero:WEIGHTS``."""
+    with_argument = [f"{n}:{kw.upper()}" for n, (kw, _) in AGENTS_WITH_ARGUMENT.items()]
+    return sorted([*AGENTS, *with_argument])
 
 
 _loaded_entry_points = False
@@ -97,18 +124,28 @@ def _import_factory(name: str) -> AgentFactory:
     return factory
 
 
-def make_agent(name: str, game: Any, seed: int = 0) -> Agent:
+def make_agent(name: str, game: Any, seed: int = 0, **kwargs: Any) -> Agent:
     """Build the agent ``name`` for ``game`` with its own seeded randomness.
 
     ``name`` is a registered name (built in, or from an installed package's
-    ``shedkit.agents`` entry point), an import path ``package.module:Class`` of a
-    class or factory taking ``(game, seed)``, or ``cmd:COMMAND`` for a program
-    that speaks the bot protocol ([`shedkit.agents.external`][shedkit.agents.external]).
+    ``shedkit.agents`` entry point), ``NAME:VALUE`` for an agent that takes an
+    argument (``douzero:DIR``, the same as ``make_agent("douzero", game,
+    weights=DIR)``), an import path ``package.module:Class`` of a class or factory
+    taking ``(game, seed)``, or ``cmd:COMMAND`` for a program that speaks the bot
+    protocol ([`shedkit.agents.external`][shedkit.agents.external]). ``kwargs`` go
+    to an agent that takes an argument; other agents take none.
     """
     if name.startswith("cmd:"):
         from shedkit.agents.external import ExternalAgent
 
+        if kwargs:
+            raise OptionError(f"a bot program takes no arguments, not {', '.join(kwargs)}")
         return ExternalAgent(name, game, seed)
+    base, colon, value = name.partition(":")
+    if base in AGENTS_WITH_ARGUMENT:
+        return _make_with_argument(base, value if colon else None, game, seed, kwargs)
+    if kwargs:
+        raise OptionError(f"agent {name!r} takes no arguments, not {', '.join(kwargs)}")
     if name not in AGENTS:
         load_entry_points()
     by_game = AGENTS.get(name)
@@ -118,9 +155,10 @@ def make_agent(name: str, game: Any, seed: int = 0) -> Agent:
             raise OptionError(f"agent {name!r} has no act(view) method")
         return agent
     if by_game is None:
+        known = [*AGENTS, *AGENTS_WITH_ARGUMENT]
         raise OptionError(
-            f"unknown agent {name!r}{did_you_mean(name, AGENTS)}; "
-            f"valid agents: {', '.join(sorted(AGENTS))}, "
+            f"unknown agent {name!r}{did_you_mean(name, known)}; "
+            f"valid agents: {', '.join(agent_names())}, "
             "an import path package.module:Class, or cmd:PROGRAM for a bot program"
         )
     factory = by_game.get(game.name) or by_game.get("*")
@@ -128,6 +166,30 @@ def make_agent(name: str, game: Any, seed: int = 0) -> Agent:
         games = ", ".join(sorted(by_game))
         raise OptionError(f"agent {name!r} does not play {game.name}; it plays {games}")
     return factory(game, seed)
+
+
+def _make_with_argument(
+    name: str, value: str | None, game: Any, seed: int, kwargs: dict[str, Any]
+) -> Agent:
+    """Build an agent of `AGENTS_WITH_ARGUMENT`, its argument from ``NAME:VALUE`` or a keyword."""
+    keyword, by_game = AGENTS_WITH_ARGUMENT[name]
+    other = [k for k in kwargs if k != keyword]
+    if other:
+        raise OptionError(f"agent {name!r} takes {keyword}=…, not {', '.join(other)}")
+    if value is not None:
+        if keyword in kwargs:
+            raise OptionError(f"agent {name!r}: {keyword} given twice ({name}:… and {keyword}=)")
+        kwargs = {keyword: value}
+    if not kwargs or kwargs[keyword] in ("", None):
+        raise OptionError(
+            f"agent {name!r} needs its {keyword}: {name}:{keyword.upper()}, "
+            f"or make_agent({name!r}, game, {keyword}=…)"
+        )
+    factory = by_game.get(game.name) or by_game.get("*")
+    if factory is None:
+        games = ", ".join(sorted(by_game))
+        raise OptionError(f"agent {name!r} does not play {game.name}; it plays {games}")
+    return factory(game, seed, **kwargs)
 
 
 class RandomAgent:

@@ -40,8 +40,10 @@ def add_arena_parser(sub: Any) -> argparse.ArgumentParser:
     arena.add_argument(
         "--agents",
         required=True,
-        help="comma-separated agents, e.g. greedy,random: registered names, import paths "
-        "(package.module:Class) or bot programs ('cmd:./mybot --level 3', see the bot protocol)",
+        help="comma-separated agents, e.g. greedy,random: registered names, NAME:ARGUMENT for "
+        "an agent that takes one (douzero:DIR, DouZero's networks with their weights in DIR), "
+        "import paths (package.module:Class) or bot programs ('cmd:./mybot --level 3', see the "
+        "bot protocol)",
     )
     arena.add_argument("--deals", type=int, default=100, help="deals (default: 100)")
     arena.add_argument("--workers", type=int, default=1, help="parallel workers (default: 1)")
@@ -105,6 +107,9 @@ SCORE_LEGEND = {
     "points per hand": (
         "points per hand: mean points the side scored per result "
         "(the hand's end, plus counts in All Fives)"
+    ),
+    "chips per hand": (
+        "chips per hand: mean chips the seat won (or, below 0, paid) per result; a hand is zero-sum"
     ),
 }
 

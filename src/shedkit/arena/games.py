@@ -14,13 +14,21 @@ each seat plays for (its side), and each seat's score in the game's own unit:
 - Dominoes: role ``player``; the score is the points of the hand (the side's,
   with partners); a win is the hand won by the seat's side; a void hand
   (DOM-10) is a draw for the ratings.
+- Tien Gow: role ``player``; the score is the chips of the hand (TG-30…34,
+  TG-61…64); a win is the hand won (the last trick, TG-27, or a special hand,
+  TG-64); the ratings place the seats by their chips. The banker (TG-03)
+  rotates with the deal, so every arrangement of agents plays the same tiles
+  with the same banker.
 
 A game a bot program forfeited ([`shedkit.agents.external`][shedkit.agents.external]) is read by
 the game's ``forfeit`` function instead: the forfeiting seat's side loses at
 the worst score the rules allow from where the deal stopped (Dou Di Zhu: the
 stake and the bombs so far, doubled as a spring; President: last place;
-Dominoes: no points). Only that side's result counts; the other seats' is
-not judged on a deal that was not played out.
+Dominoes: no points; Tien Gow: a loser's payment for the units won so far at the
+banker factor, doubled as a slam while one is possible and at the largest
+finishing factor, TG-31…34 and TG-62, plus the bonuses paid so far). Only that
+side's result counts; the other seats' is not judged on a deal that was not
+played out.
 
 A game is added with one [`register_arena_game`][shedkit.arena.games.register_arena_game] call.
 """
@@ -181,6 +189,49 @@ def _dominoes_forfeit(state: Any, seat: int) -> Outcome:
     )
 
 
+def _tiengow_setup(game: Any, deal: int, auction: bool) -> dict[str, Any]:
+    # TG-03: the first banker is fixed per deal, so every arrangement meets the same bank.
+    return {"banker": deal % game.num_players}
+
+
+def _places_by(scores: tuple[float, ...]) -> tuple[int, ...]:
+    """Each seat's place by ``scores``, highest first; equal scores share a place."""
+    return tuple(sum(1 for other in scores if other > mine) for mine in scores)
+
+
+def _tiengow_outcome(state: Any) -> Outcome:
+    n = state.num_players
+    scores = tuple(float(r) for r in state.returns())
+    won = tuple(state.winner == s for s in range(n))
+    return Outcome(("player",) * n, won, _places_by(scores), scores, tuple(range(n)))
+
+
+def _tiengow_forfeit(state: Any, seat: int) -> Outcome:
+    n = state.num_players
+    opts = state.game.options
+    units = state.units[seat]
+    # TG-31: what a loser with these units pays (no refund for a forfeit) ...
+    owed = opts.zero_trick_payment if units == 0 else max(0, 4 - units)
+    # ... at the banker factor (the banker wins or loses at it, TG-32) ...
+    owed *= state.multiplier
+    # ... doubled as a slam while no other seat but one has won a unit (TG-33) ...
+    if units == 0 and sum(1 for s in range(n) if state.units[s] > 0) <= 1:
+        owed *= opts.slam_multiplier
+    # ... and at the largest finishing factor (TG-34, TG-62).
+    owed *= max(
+        opts.supreme_finish_multiplier, opts.quad_finish_multiplier, opts.yao_finish_multiplier
+    )
+    worst = float(state.bonus[seat] - owed)
+    scores = tuple(worst if s == seat else 0.0 for s in range(n))
+    return Outcome(
+        ("player",) * n,
+        tuple(s != seat for s in range(n)),
+        tuple(int(s == seat) for s in range(n)),
+        scores,
+        tuple(range(n)),
+    )
+
+
 register_arena_game(
     "doudizhu",
     ArenaGame(
@@ -212,5 +263,16 @@ register_arena_game(
         setup=_dominoes_setup,
         outcome=_dominoes_outcome,
         forfeit=_dominoes_forfeit,
+    ),
+)
+register_arena_game(
+    "tiengow",
+    ArenaGame(
+        roles=("player",),
+        score_name="chips per hand",
+        higher_is_better=True,
+        setup=_tiengow_setup,
+        outcome=_tiengow_outcome,
+        forfeit=_tiengow_forfeit,
     ),
 )

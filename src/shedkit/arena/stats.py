@@ -2,9 +2,9 @@
 
 Per agent and role: games, wins, the win proportion (WP) with its 95 %
 Wilson score interval, and the mean score (Dou Di Zhu's ADP, President's
-average place, Dominoes' points per hand) with a 95 % percentile bootstrap
-interval. The bootstrap resamples *deals*, not games: the games of one deal
-share its cards (that is the point of duplicate play), so they are not
+average place, Dominoes' points per hand, Tien Gow's chips per hand) with a
+95 % percentile bootstrap interval. The bootstrap resamples *deals*, not
+games: the games of one deal share its cards (that is the point of duplicate play), so they are not
 independent, while different deals are. Resampling is seeded from the
 tournament seed and the role (not the agent: equal data, equal intervals),
 so the intervals are reproducible.

@@ -23,7 +23,7 @@ from rich.console import Console
 
 import shedkit
 from shedkit.agents import AGENTS, Agent, make_agent
-from shedkit.agents.base import load_entry_points
+from shedkit.agents.base import AGENTS_WITH_ARGUMENT, agent_names, load_entry_points
 from shedkit.agents.external import BotLimits, ExternalAgent, is_external
 from shedkit.core.errors import OptionError, did_you_mean
 from shedkit.core.match import Match
@@ -90,7 +90,8 @@ def add_play_parser(sub: Any, games: Sequence[str] | None = None) -> argparse.Ar
         "--bots",
         default="greedy",
         help="the bots' agent or level: random, easy, medium (greedy), hard or expert "
-        "(search: seconds a move), or any registered agent (default: greedy)",
+        "(search: seconds a move), douzero:DIR (DouZero's networks, weights in DIR), "
+        "or any registered agent (default: greedy)",
     )
     play.add_argument("--seat", type=int, default=0, help="your seat (default: 0)")
     play.add_argument(
@@ -120,7 +121,8 @@ def add_play_parser(sub: Any, games: Sequence[str] | None = None) -> argparse.Ar
         "--deals",
         type=int,
         default=None,
-        help="deals in the match, 0 for no limit (default: 5; a game with a target: no limit)",
+        help="deals in the match, 0 for no limit (default: 5; a game with a target: no limit; "
+        "tiengow: its --hands)",
     )
     play.add_argument(
         "--target", type=int, default=None, help="end the match when a total reaches this"
@@ -163,6 +165,10 @@ def run_play(args: argparse.Namespace, out: Console, err: Console, stdin: TextIO
     if args.target is not None and args.game in option_fields().get("target", {}):
         options.setdefault("target", args.target)  # the game's own match target (DOM-11)
     game = shedkit.make(args.game, preset=args.preset, **options)
+    hands = getattr(game.options, "hands", None)
+    if isinstance(hands, int) and args.deals is None:
+        # A game whose rules set the match's length plays it in full (Tien Gow, TG-41).
+        args.deals = hands
     if isinstance(getattr(game.options, "target", None), int):
         # A game with its own match target (Dominoes, DOM-11) plays to it.
         args.target = game.options.target if args.target is None else args.target
@@ -171,10 +177,11 @@ def run_play(args: argparse.Namespace, out: Console, err: Console, stdin: TextIO
     n = game.num_players
     if args.seat not in range(n):
         raise OptionError(f"--seat must be 0 to {n - 1}, not {args.seat}")
-    if args.bots not in AGENTS and not (":" in args.bots or args.bots in _entry_point_agents()):
+    known = args.bots in AGENTS or args.bots in AGENTS_WITH_ARGUMENT
+    if not known and not (":" in args.bots or args.bots in _entry_point_agents()):
         raise OptionError(
-            f"unknown bots {args.bots!r}{did_you_mean(args.bots, AGENTS)}; "
-            f"valid bots: {', '.join(sorted(AGENTS))}, an import "
+            f"unknown bots {args.bots!r}{did_you_mean(args.bots, [*AGENTS, *AGENTS_WITH_ARGUMENT])}"
+            f"; valid bots: {', '.join(agent_names())}, an import "
             "path package.module:Class or cmd:PROGRAM (a bot program)"
         )
     # A short random seed is easy to note down and type back to replay a match.

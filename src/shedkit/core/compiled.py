@@ -54,6 +54,11 @@ HOT_MODULES: Final = (
     "shedkit.dominoes.movegen",
     "shedkit.dominoes.rules",
     "shedkit.dominoes.view",
+    "shedkit.tiengow.combos",
+    "shedkit.tiengow.actions",
+    "shedkit.tiengow.movegen",
+    "shedkit.tiengow.rules",
+    "shedkit.tiengow.view",
     "shedkit.agents.search.engine",
     "shedkit.agents.search.endgame",
     "shedkit.agents.search.knowledge.settings",
@@ -61,9 +66,11 @@ HOT_MODULES: Final = (
     "shedkit.agents.search.knowledge.doudizhu",
     "shedkit.agents.search.knowledge.president",
     "shedkit.agents.search.knowledge.dominoes",
+    "shedkit.agents.search.knowledge.tiengow",
     "shedkit.agents.greedy_doudizhu",
     "shedkit.agents.greedy_president",
     "shedkit.agents.greedy_dominoes",
+    "shedkit.agents.greedy_tiengow",
 )
 
 

@@ -14,7 +14,7 @@ __all__ = ["EXTRAS", "MissingExtraError", "require_extra"]
 
 #: What each extra brings, by the part of shedkit that needs it.
 EXTRAS: dict[str, str] = {
-    "rl": "the PettingZoo and Gymnasium environments (shedkit.envs)",
+    "rl": "the PettingZoo and Gymnasium environments (shedkit.envs), the douzero agent",
     "arena": "tournament statistics, ratings and plots (shedkit.arena)",
     "server": "the web table server (shedkit serve, shedkit.server)",
     "ray": "the arena's Ray backend (shedkit arena --backend ray)",

@@ -27,3 +27,5 @@ class GameInfo:
     max_game_length: int
     #: The points a match plays to when the rules set one (Dominoes, DOM-11), else None.
     match_target: int | None = None
+    #: The seats that play and score together (Dominoes' partnerships, DOM-02), else None.
+    teams: tuple[tuple[int, ...], ...] | None = None

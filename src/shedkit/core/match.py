@@ -35,7 +35,8 @@ class Match:
     ``previous`` being the last deal that counted (dealer rotation, the tax).
     The match ends after ``deals`` deals played or when a seat's total reaches
     the positive ``target`` (either may be ``None``); a seat that far behind does not
-    end it (DDZ-34, PRE-12, DOM-11). Thrown-in deals are
+    end it (DDZ-34, PRE-12, DOM-11). A game whose rules end a match themselves
+    has ``match_over(totals, deals_played)``, which ends it too (TG-41). Thrown-in deals are
     redealt and do not count (DDZ-08). With ``records_dir`` each deal's record
     is written there as ``deal-NNNN.json`` the moment the deal ends. With
     ``keep_records=False`` the results keep no record (``finish_deal`` still
@@ -68,8 +69,11 @@ class Match:
 
     @property
     def is_over(self) -> bool:
-        """True once the deal limit or the target score is reached."""
+        """True once the deal limit or the target score is reached, or the game's own end."""
         if self.deals is not None and self.deals_played >= self.deals:
+            return True
+        rule = getattr(self.game, "match_over", None)
+        if rule is not None and rule(self.totals, self.deals_played):
             return True
         return self.target is not None and any(t >= self.target for t in self.totals)
 

@@ -122,6 +122,7 @@ class Dominoes(GameBase[Move, "State"]):
             # every play, every draw, and at most n-1 passes before each of them
             max_game_length=options.players * (t.num_tiles + boneyard),
             match_target=options.target,
+            teams=((0, 2), (1, 3)) if options.teams else None,
         )
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:

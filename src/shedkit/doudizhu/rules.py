@@ -252,6 +252,7 @@ _STATE_SLOTS: Final = (
     "bombs",
     "current_player",
     "dealt",
+    "finished_start",
     "first_bidder",
     "game",
     "hands",
@@ -333,6 +334,9 @@ class State:
         self.history: list[tuple[int, Move, tuple[int, ...]]] = []
         self.thrown_in = False
         self.trick_start = 0
+        # Where the trick just ended began: the view shows it until the next move. Equal
+        # to trick_start while no trick has ended since play began.
+        self.finished_start = 0
         self.winner: int | None = None
         self._legal: tuple[Move, ...] | None = None
         self.phase = "auction"
@@ -491,6 +495,7 @@ class State:
             if self.passes == n - 1:  # DDZ-13
                 self.last_play = None
                 self.passes = 0
+                self.finished_start = self.trick_start
                 self.trick_start = len(self.history)
                 self.current_player = self.last_player
             else:
@@ -570,7 +575,7 @@ class State:
         self.bomb_masks[landlord] = bomb_ranks(counts)
         self.phase = "play"
         self.passes = 0
-        self.trick_start = len(self.history)
+        self.trick_start = self.finished_start = len(self.history)
         self.current_player = landlord
         self._legal = None
 
@@ -618,6 +623,7 @@ class State:
             trick=tuple((s, m) for s, m, _ in self.history[self.trick_start :])
             if self.phase != "auction"
             else (),
+            finished_trick=self._finished_trick(),
             played=tuple(tuple(p) for p in self.played),
             last_play=self.last_play,
             last_player=self.last_player,
@@ -628,6 +634,12 @@ class State:
             spring=self.spring,
             returns=tuple(self.returns()),
         )
+
+    def _finished_trick(self) -> tuple[tuple[int, Move], ...]:
+        """The trick that just ended (DDZ-13), while no move has followed it."""
+        if self.phase != "play" or self.trick_start != len(self.history):
+            return ()
+        return tuple((s, m) for s, m, _ in self.history[self.finished_start : self.trick_start])
 
     def record(self) -> dict[str, Any]:
         """A JSON-able description of the deal so far; `shedkit.replay` rebuilds it."""

@@ -63,6 +63,9 @@ class View:
     winner: int | None
     spring: bool
     returns: tuple[int, ...]
+    #: The trick that has just ended (DDZ-13), until the next move: what the table keeps
+    #: in front of the seats, dimmed, and a page loaded then can draw.
+    finished_trick: tuple[tuple[int, Move], ...] = ()
 
     @property
     def multiplier(self) -> int:

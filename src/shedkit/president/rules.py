@@ -226,6 +226,7 @@ class President(GameBase[Move, "State"]):
         state.finished = list(view.finished)
         state.history = list(view.history)
         state.trick_start = len(view.history) - len(view.trick)
+        state.finished_start = state.trick_start - len(view.finished_trick)
         state._legal = None
         return state
 
@@ -260,7 +261,7 @@ class President(GameBase[Move, "State"]):
             return None
         # The tax as it was: the gives stay in the history, the exchanges are done.
         start.history = list(history[:gives])
-        start.trick_start = gives
+        start.trick_start = start.finished_start = gives
         start.exchanges = list(state.exchanges)
         start.tax_draws = list(state.tax_draws)
         start.tax_step = len(state.exchanges)
@@ -311,6 +312,7 @@ _STATE_SLOTS: Final = (
     "dealt",
     "exchanges",
     "finished",
+    "finished_start",
     "game",
     "hands",
     "history",
@@ -376,6 +378,9 @@ class State:
         self.finished: list[int] = []
         self.history: list[tuple[int, Move, tuple[int, ...]]] = []
         self.trick_start = 0
+        # Where the trick just ended began: the view shows it until the next move. Equal
+        # to trick_start while no trick has ended since play began.
+        self.finished_start = 0
         self._legal: tuple[Move, ...] | None = None
         # PRE-20: the random cards (PRE-21: the best cards) go to the giver before any
         # chosen card moves.
@@ -593,7 +598,7 @@ class State:
             else:
                 self.phase = "play"
                 self.current_player = (self.dealer + 1) % self.num_players
-                self.trick_start = len(self.history)
+                self.trick_start = self.finished_start = len(self.history)
             return
         final = self.game.options.pass_is_final
         if move.kind == "pass":
@@ -639,6 +644,7 @@ class State:
         self.last_play = None
         self.passes = 0
         self.passed = [False] * self.num_players
+        self.finished_start = self.trick_start
         self.trick_start = len(self.history)
 
     # -- copies, views, records ------------------------------------------------
@@ -701,6 +707,7 @@ class State:
             trick=tuple((s, m) for s, m, _ in self.history[self.trick_start :])
             if self.phase == "play"
             else (),
+            finished_trick=self._finished_trick(),
             last_play=self.last_play,
             last_player=self.last_player,
             passes=self.passes,
@@ -709,6 +716,12 @@ class State:
             legal_moves=self.legal_moves() if seat == self.current_player else (),
             returns=tuple(self.returns()),
         )
+
+    def _finished_trick(self) -> tuple[tuple[int, Move], ...]:
+        """The trick that just ended (PRE-09, PRE-17, PRE-18), while no move has followed it."""
+        if self.phase != "play" or self.trick_start != len(self.history):
+            return ()
+        return tuple((s, m) for s, m, _ in self.history[self.finished_start : self.trick_start])
 
     def _receiver_of(self, giver: int) -> int:
         for g, receiver, _ in self.exchanges:

@@ -75,6 +75,9 @@ class View:
     finished: tuple[int, ...]
     legal_moves: tuple[Move, ...]
     returns: tuple[int, ...]
+    #: The trick that has just ended (PRE-09), until the next move: what the table keeps
+    #: in front of the seats, dimmed, and a page loaded then can draw.
+    finished_trick: tuple[tuple[int, Move], ...] = ()
 
     @property
     def is_over(self) -> bool:

@@ -40,17 +40,17 @@ __all__ = [
 ]
 
 #: Games whose rules ship with the package, in the order they are listed.
-GAMES = ("doudizhu", "president", "dominoes")
+GAMES = ("doudizhu", "president", "dominoes", "tiengow")
 
 #: Languages the rules are written in; English is the original, the others translate it.
 LANGS = ("en", "zh", "it", "de", "ja")
 
 #: The prefix of each game's rule IDs.
-PREFIXES = {"DDZ": "doudizhu", "PRE": "president", "DOM": "dominoes"}
+PREFIXES = {"DDZ": "doudizhu", "PRE": "president", "DOM": "dominoes", "TG": "tiengow"}
 
 _HEADING = re.compile(r"^#{1,6}\s")
 _RULE = re.compile(
-    r"^###\s+(?P<id>(?:DDZ|PRE|DOM)-\d+[a-z]?)\s+·\s+(?P<title>.*?)\s*\{#(?P<anchor>[a-z0-9-]+)\}\s*$"
+    r"^###\s+(?P<id>(?:DDZ|PRE|DOM|TG)-\d+[a-z]?)\s+·\s+(?P<title>.*?)\s*\{#(?P<anchor>[a-z0-9-]+)\}\s*$"
 )
 _ID = re.compile(r"^(?P<prefix>[A-Za-z]+)-(?P<num>\d+[A-Za-z]?)$")
 _ANCHOR = re.compile(r"\s*\{#[a-z0-9-]+\}\s*$")
@@ -105,7 +105,7 @@ def check_lang(lang: str) -> str:
 
 @cache
 def text(game: str, lang: str = "en") -> str:
-    """The full markdown rules of ``game`` (``doudizhu``, ``president`` or ``dominoes``).
+    """The full markdown rules of ``game`` (one of `GAMES`).
 
     ``lang`` is one of `LANGS`; a translation missing from the package
     falls back to the English text rather than failing.
@@ -156,7 +156,7 @@ def normalize_id(rule_id: str) -> str:
     match = _ID.match(rule_id.strip())
     if not match:
         raise UnknownRuleError(
-            f"{rule_id!r} is not a rule ID; IDs look like DDZ-16, PRE-07 or DOM-22"
+            f"{rule_id!r} is not a rule ID; IDs look like DDZ-16, PRE-07, DOM-22 or TG-28"
         )
     return f"{match['prefix'].upper()}-{match['num'].lower()}"
 

@@ -11,7 +11,8 @@ to everyone as ``fixed_seed``; ``hot_seat``: one client may hold several seats;
 in the lobby as ``is_bot``; ``token``, the client's token at this table if it has
 one, takes back a seat its player left during the deal in progress) and ``/leave``
 (``{"token"}``); ``GET /api/tables/{id}/deals[/{n}]`` (a finished deal with every
-step and all hands); ``GET /api/stats``. A browser gets a ``sk_client`` cookie
+step and all hands; Tien Gow's as anyone may know it, its face-down tiles and seed never
+told, TG-25); ``GET /api/stats``. A browser gets a ``sk_client`` cookie
 with the pages; it identifies the client for the one-seat rule, with the address
 for the quotas.
 

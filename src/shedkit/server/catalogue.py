@@ -15,11 +15,20 @@ from shedkit.server.table import agents_for, default_agent
 
 __all__ = ["GAME_TITLES", "games_catalogue"]
 
-GAME_TITLES: Final = {"doudizhu": "Dou Di Zhu", "president": "President", "dominoes": "Dominoes"}
+GAME_TITLES: Final = {
+    "doudizhu": "Dou Di Zhu",
+    "president": "President",
+    "dominoes": "Dominoes",
+    "tiengow": "Tien Gow",
+}
 
 
-def _option_fields(options: Any) -> list[Json]:
-    """Each option of a game's options dataclass with its kind and choices."""
+def _option_fields(options: Any, game_players: int) -> list[Json]:
+    """Each option of a game's options dataclass with its kind and choices.
+
+    An option that is a word or a seat (``Literal[...] | int``) is a choice of the words
+    and the ``game_players`` seats.
+    """
     hints = typing.get_type_hints(type(options))
     out = []
     for f in dataclasses.fields(options):
@@ -37,6 +46,11 @@ def _option_fields(options: Any) -> list[Json]:
                 continue
         if hint is bool:
             field["kind"] = "bool"
+        elif set(arms) == {int} | {a for a in arms if typing.get_origin(a) is typing.Literal}:
+            # A word or a seat (Tien Gow's first banker, "random" or 0-3): a choice of each.
+            field["kind"] = "choice"
+            words = [c for a in arms if a is not int for c in typing.get_args(a)]
+            field["choices"] = [*words, *range(game_players)]
         elif hint is int:
             field["kind"] = "int"
         elif typing.get_origin(hint) is typing.Literal:
@@ -66,7 +80,9 @@ def games_catalogue() -> list[Json]:
                 "name": name,
                 "title": GAME_TITLES.get(name, name),
                 "presets": presets,
-                "options": _option_fields(game.options),
+                "options": _option_fields(game.options, game.num_players),
+                # Seats at the table under the default options (an option may change it).
+                "players": game.num_players,
                 "agents": agents_for(name),
                 "default_agent": default_agent(name),
             }

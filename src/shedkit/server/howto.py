@@ -12,6 +12,9 @@ rules the tables play: nothing here knows what a combination is.
   that preset.
 - President: the first legal lead of each kind, then the same with the joker
   (the ``all-options`` preset deals one, PRE-15/PRE-16).
+- Tien Gow: the first legal lead of each combination (a civil and a military single)
+  from one banker's hand that holds them all, then the Civil Supreme of ``hong-kong``
+  and the two pairs of ``dominorules`` from the same hand (TG-10…12, TG-52, TG-60).
 - Dominoes: the forced first tile of the classic game, the double-six
   (DOM-04), then an All Fives hand opened with a spinner (DOM-22) played until
   a tile goes on one of its cross sides, with the count after each play and
@@ -54,6 +57,26 @@ _PRE_HANDS: Final = {
 _FIVES_HANDS: Final = ("5-5 2-5 1-1 6-6", "0-5 3-5 4-4 2-2")
 _FIVES_SPINNER: Final = "5-5"
 _CROSS_ENDS: Final = frozenset({2, 3})  # U and D, a spinner's cross sides (DOM-41)
+
+
+#: A Tien Gow banker's hand holding every combination (TG-10…12): heaven's quad, the
+#: Supreme and a pair of 1-5 (the Civil Supreme under ``hong-kong``, and with the pair of
+#: 6-6 the two pairs of ``dominorules``).
+_TG_HAND: Final = "6-6 6-6 3-6 4-5 2-4 1-2 1-5 1-5"
+_TG_PRESETS: Final = ("standard", "hong-kong", "dominorules")
+#: The gallery's order: the table of combinations (TG-10…12), then the presets' own.
+_TG_ORDER: Final = (
+    "single",
+    "civil_pair",
+    "military_pair",
+    "supreme",
+    "mixed_pair",
+    "civil_triple",
+    "military_triple",
+    "quad",
+    "wen_supreme",
+    "two_pairs",
+)
 
 
 def _example(game: str, kind: str, move: Any, cards: Any, preset: str) -> Json:
@@ -126,7 +149,28 @@ def _dominoes() -> list[Json]:
     return out
 
 
-_BUILDERS: Final = {"doudizhu": _doudizhu, "president": _president, "dominoes": _dominoes}
+def _tiengow() -> list[Json]:
+    found: dict[tuple[str, int], Json] = {}
+    for preset in _TG_PRESETS:
+        # No special hand may end the scenario deal at once (TG-64): its leads are the point.
+        game = shedkit.make("tiengow", preset=preset, special_hands=False)
+        state = game.new_deal(seed=_SEED, hands=[_TG_HAND, None, None, None], banker=0)
+        for move in state.legal_moves():
+            key = (move.kind, move.suit)
+            if key in found:
+                continue
+            after = state.clone()
+            after.apply(move)
+            found[key] = _example("tiengow", move.kind, move, after.history[-1][2], preset)
+    return sorted(found.values(), key=lambda e: _TG_ORDER.index(e["kind"]))
+
+
+_BUILDERS: Final = {
+    "doudizhu": _doudizhu,
+    "president": _president,
+    "dominoes": _dominoes,
+    "tiengow": _tiengow,
+}
 
 
 @functools.cache

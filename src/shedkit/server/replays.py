@@ -23,7 +23,13 @@ from typing import Final
 import orjson
 
 import shedkit
-from shedkit.protocol.views import Json, serialize_view
+from shedkit.protocol.views import (
+    HIDDEN_FOR_GOOD,
+    Json,
+    public_hands,
+    public_record,
+    serialize_view,
+)
 from shedkit.server.errors import ServerError, try_again
 from shedkit.server.inputs import check_id
 from shedkit.server.settings import Buckets
@@ -38,26 +44,37 @@ NICENESS: Final = 10
 
 
 def replay_steps(record: Json) -> Json:
-    """A finished deal step by step: who moved what, and every hand after each move."""
+    """A finished deal step by step: who moved what, and every hand after each move.
+
+    A game whose face-down moves stay hidden for good (`HIDDEN_FOR_GOOD`, Tien Gow's
+    discards, TG-25) is shown as anyone may know it once the deal is over: its public
+    record, the moves as a spectator saw them, and the hands as `public_hands` tells them.
+    """
     state = shedkit.replay(record, steps=0)
     game_name = record["game"]
     game = state.game
+    final = shedkit.replay(record) if game_name in HIDDEN_FOR_GOOD else None
+    shown = record["moves"] if final is None else public_record(final)["moves"]
 
-    def snapshot(move: str | None, seat: int | None) -> Json:
-        views = [serialize_view(game_name, state.view(s)) for s in range(state.num_players)]
+    def snapshot(move: str | None, seat: int | None, step: int) -> Json:
+        if final is None:
+            views = [serialize_view(game_name, state.view(s)) for s in range(state.num_players)]
+            hands = [v["hand"] for v in views]
+        else:
+            hands = public_hands(final, step)
         return {
             "move": move,
             "seat": seat,
-            "hands": [v["hand"] for v in views],
+            "hands": hands,
             "public": serialize_view(game_name, state.view(None)),
         }
 
-    steps = [snapshot(None, None)]
-    for text in record["moves"]:
+    steps = [snapshot(None, None, 0)]
+    for i, text in enumerate(record["moves"]):
         seat = state.current_player
         state.apply(game.parse_move(text, state))
-        steps.append(snapshot(text, seat))
-    return {"record": record, "steps": steps}
+        steps.append(snapshot(shown[i], seat, i + 1))
+    return {"record": record if final is None else public_record(final), "steps": steps}
 
 
 def encoded_replay(record: Json) -> tuple[int, bytes]:

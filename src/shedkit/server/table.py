@@ -28,7 +28,7 @@ from shedkit.core.errors import IllegalMoveError, InvalidMoveError
 from shedkit.core.match import Match
 from shedkit.core.options import options_to_dict
 from shedkit.core.rng import derive_seed
-from shedkit.protocol.views import Json
+from shedkit.protocol.views import HIDDEN_FOR_GOOD, Json
 from shedkit.server.chat import CHAT_KEPT, said
 from shedkit.server.errors import ServerError
 from shedkit.server.inputs import check_id, name_keys
@@ -532,6 +532,10 @@ class Table:
             "options": self.all_options,
             "target": self.match.target,
             "totals": list(self.match.totals),
+            # Seats that score together (Dominoes' partners): the scores are drawn by team.
+            "teams": None
+            if self.game.info.teams is None
+            else [list(team) for team in self.game.info.teams],
             "deals_played": self.match.deals_played,
             "deal_number": self.deal_counter,
             "match_no": self.match_no,
@@ -565,8 +569,10 @@ def summary_line(number: int, match_no: int, state: Any) -> Json:
         "returns": list(state.returns()),
         "thrown_in": state.thrown_in,
         "moves": len(state.record()["moves"]),
-        # The deal is over: its seed is public, and checks the commitment shown before.
-        "seed": state.seed,
+        # The deal is over: its seed is public, and checks the commitment shown before;
+        # except where face-down moves stay hidden for good (TG-25), whose seed would deal
+        # the hands again.
+        "seed": None if state.game.name in HIDDEN_FOR_GOOD else state.seed,
         "commitment": commitment(state.seed),
         # President: the finishing order, whose titles the seats hold through the next deal.
         "finished": state.finishing_order(),

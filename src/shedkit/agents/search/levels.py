@@ -4,9 +4,9 @@
 ``medium`` is greedy, ``hard`` is determinized search on one core (a budget
 that fits about a second per move), ``expert`` the same search with a larger
 budget over several processes, and in Dou Di Zhu exact endgames and a wider
-margin before it overrides the greedy move; in President it draws its deals from
-ten Metropolis chains on how likely they make the plays seen; in Dominoes it plays
-for the side's win rather than its points (``objective="wp"``).
+margin before it overrides the greedy move; in President and Tien Gow it draws its
+deals from ten Metropolis chains on how likely they make the moves seen; in Dominoes it
+plays for the side's win rather than its points (``objective="wp"``).
 """
 
 from __future__ import annotations
@@ -54,12 +54,17 @@ LEVELS: dict[str, Level] = {
     "medium": Level("medium"),
     "hard": Level(
         "hard",
-        playouts=(("doudizhu", 160), ("president", 450), ("dominoes", 1200)),
+        playouts=(("doudizhu", 160), ("president", 450), ("dominoes", 1200), ("tiengow", 1200)),
         seconds=1.0,
     ),
     "expert": Level(
         "expert",
-        playouts=(("doudizhu", 640), ("president", 1800), ("dominoes", 4800)),
+        playouts=(
+            ("doudizhu", 640),
+            ("president", 1800),
+            ("dominoes", 4800),
+            ("tiengow", 4800),
+        ),
         seconds=4.0,
         workers=2,
         # Four times the playouts halve the noise: a margin of 2 standard errors asks
@@ -70,6 +75,8 @@ LEVELS: dict[str, Level] = {
             ("president", (("mcmc", 400), ("chains", 10))),
             # A hand is won or lost: the points it is won by matter to the match only.
             ("dominoes", (("objective", "wp"),)),
+            # Deals from ten chains, weighed by the plays and discards seen.
+            ("tiengow", (("mcmc", 400), ("chains", 10))),
         ),
     ),
 }
@@ -80,6 +87,7 @@ PLAIN_SETTINGS: Final[dict[str, dict[str, Any]]] = {
     "doudizhu": {"confidence": 1.0, "endgame_cards": 0, "mcmc": 0, "chains": 1, "objective": "wp"},
     "president": {"confidence": 1.0, "mcmc": 0, "chains": 1},
     "dominoes": {"confidence": 1.0, "mcmc": 0, "chains": 1, "objective": "adp"},
+    "tiengow": {"confidence": 1.0, "mcmc": 0, "chains": 1, "objective": "adp"},
 }
 
 
@@ -148,5 +156,5 @@ def _factory(level: str) -> Any:
 
 
 for _name in LEVELS:
-    for _game in ("doudizhu", "president", "dominoes"):
+    for _game in ("doudizhu", "president", "dominoes", "tiengow"):
         register_agent(_name, _game, _factory(_name))

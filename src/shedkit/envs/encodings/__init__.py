@@ -15,6 +15,7 @@ from shedkit.envs.encodings.base import Encoding, Layout, move_mask
 from shedkit.envs.encodings.dominoes import DominoesEncoding
 from shedkit.envs.encodings.doudizhu import DouDizhuEncoding
 from shedkit.envs.encodings.president import PresidentEncoding
+from shedkit.envs.encodings.tiengow import TienGowEncoding
 
 __all__ = [
     "ENCODINGS",
@@ -23,6 +24,7 @@ __all__ = [
     "Encoding",
     "Layout",
     "PresidentEncoding",
+    "TienGowEncoding",
     "encoding_for",
     "move_mask",
     "register_encoding",
@@ -50,3 +52,4 @@ def encoding_for(game: Any) -> Encoding:
 register_encoding("doudizhu", DouDizhuEncoding)
 register_encoding("president", PresidentEncoding)
 register_encoding("dominoes", DominoesEncoding)
+register_encoding("tiengow", TienGowEncoding)

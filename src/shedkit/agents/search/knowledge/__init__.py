@@ -1,7 +1,7 @@
 """The per-game pieces of the search engine: reward, rollout policy, root moves, endgames.
 
 Each game's knowledge lives in a module of its own (`doudizhu`, `dominoes`,
-`president`) over what they share (`sampler`: greedy rollouts, and deals drawn
+`president`, `tiengow`) over what they share (`sampler`: greedy rollouts, and deals drawn
 uniformly or by how likely they make the moves seen, Metropolis chains included).
 A knowledge holds its game and one `SearchSettings` (`settings`); `knowledge_for`
 builds a game's from its defaults and the settings a run changes.
@@ -18,6 +18,7 @@ from shedkit.agents.search.knowledge.doudizhu import DouDizhuKnowledge
 from shedkit.agents.search.knowledge.president import PresidentKnowledge
 from shedkit.agents.search.knowledge.sampler import GreedyRollouts
 from shedkit.agents.search.knowledge.settings import OBJECTIVES, SearchSettings
+from shedkit.agents.search.knowledge.tiengow import TienGowKnowledge
 
 __all__ = [
     "KNOWLEDGE",
@@ -28,6 +29,7 @@ __all__ = [
     "GreedyRollouts",
     "PresidentKnowledge",
     "SearchSettings",
+    "TienGowKnowledge",
     "knowledge_for",
 ]
 
@@ -36,6 +38,7 @@ KNOWLEDGE: Final[dict[str, type[GreedyRollouts]]] = {
     "doudizhu": DouDizhuKnowledge,
     "president": PresidentKnowledge,
     "dominoes": DominoesKnowledge,
+    "tiengow": TienGowKnowledge,
 }
 
 #: The settings `knowledge_for` takes for each game beside ``epsilon`` (for experiments).
@@ -45,7 +48,7 @@ SETTINGS: Final = {name: kind.names for name, kind in KNOWLEDGE.items()}
 def knowledge_for(
     game: Any, epsilon: float = 0.1, settings: Mapping[str, Any] | None = None
 ) -> GreedyRollouts:
-    """The search engine's knowledge of ``game`` (Dou Di Zhu, President or Dominoes).
+    """The search engine's knowledge of ``game`` (Dou Di Zhu, President, Dominoes or Tien Gow).
 
     ``settings`` change a game's defaults (see `SETTINGS`), e.g. ``{"objective": "adp"}``.
     """

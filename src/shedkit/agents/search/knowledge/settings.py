@@ -2,7 +2,7 @@
 
 Every game reads the fields it has a use for and ignores the others; each game's
 knowledge names the ones a run may change (``names``) and starts from its own
-`SearchSettings` (``defaults``: Dominoes scores points, the others a win). A variant
+`SearchSettings` (``defaults``: Dominoes and Tien Gow score points, the others a win). A variant
 is `dataclasses.replace` of the defaults:
 
 >>> from dataclasses import replace
@@ -20,7 +20,8 @@ from typing import Any, Final
 
 __all__ = ["OBJECTIVES", "SearchSettings"]
 
-#: What a Dou Di Zhu or Dominoes search maximises: "wp" the chance to win, "adp" the points won.
+#: What a Dou Di Zhu, Dominoes or Tien Gow search maximises: "wp" the chance to win, "adp"
+#: the points (Tien Gow: chips) won.
 OBJECTIVES: Final = ("wp", "adp")
 
 
@@ -30,7 +31,7 @@ class SearchSettings:
 
     #: The chance that a rollout plays a uniformly random legal move instead of the greedy one.
     epsilon: float = 0.1
-    #: What a playout scores (one of `OBJECTIVES`; Dou Di Zhu and Dominoes).
+    #: What a playout scores (one of `OBJECTIVES`; Dou Di Zhu, Dominoes and Tien Gow).
     objective: str = "wp"
     #: Dou Di Zhu: of a combination's kicker choices, the root tries the one leaving the best plan.
     group_kickers: bool = True

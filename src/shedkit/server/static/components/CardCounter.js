@@ -73,3 +73,23 @@ export function CardCounter({ view, table }) {
     <p class="hint">${t("table.counter_help")}</p>
   </section>`;
 }
+
+// The counter as a strip on the felt, for a phone (as the card apps draw their 记牌器): one
+// cell a rank, its mark over the count, the whole row in view during the trick. The side
+// panel's counter serves a wide screen; the page's style sheet shows one or the other.
+export function CounterStrip({ view, table }) {
+  if (!table.card_counter || !view || !["doudizhu", "president"].includes(view.game)) return null;
+  const { ranks, left } = cardsOut(view, table);
+  return html`<ol class="counter-strip" aria-label=${t("table.counter")}>
+    ${ranks.map((r) => {
+      const words = rankWords(r.text);
+      const count = Math.max(0, left[r.id]);
+      return html`<li key=${r.id} data-rank=${r.id} data-left=${count}
+        class=${"strip-rank" + (count ? "" : " none") + (words.joker ? ` joker-${words.joker}` : "")}
+        aria-label=${t("table.counter_left", { rank: words.name, count })}>
+        <span class="strip-mark" aria-hidden="true">${words.joker ? t(`card.joker_short.${words.joker}`) : words.mark}</span>
+        <span class="strip-count" aria-hidden="true">${count}</span>
+      </li>`;
+    })}
+  </ol>`;
+}

@@ -8,8 +8,8 @@ const Key = ({ name }) => html`<kbd class="key" aria-hidden="true">${t(`table.ke
 // props: view, mine (your turn), found (legal moves the selection makes), selectedCount,
 // canPass, game, onPlay(move?), onPass, onHint, onClear, choices (readings to pick from).
 export function Controls({ view, mine, found, selectedCount, canPass, game, onPlay, onPass, onHint, onClear, choices }) {
-  // 要不起: with nothing but a pass to make, Pass is the button to press. No auto-pass: the
-  // player still chooses when to give the turn away.
+  // 要不起: with nothing but a pass to make, Pass is the button to press and Play is disabled
+  // beside it. No auto-pass unless asked for: the player still chooses when to give the turn away.
   const cannotBeat = mine && game.unit === "cards" && view.legal.length > 0 && view.legal.every((m) => game.isPass(m));
   // Dominoes alike: no tile fits, so drawing (or passing, once the boneyard is empty) is
   // the move, and its button is the one to press.
@@ -32,7 +32,7 @@ export function Controls({ view, mine, found, selectedCount, canPass, game, onPl
         ${game.moveName(m, view)}</button>`)}
     </span>` : null}
     <span class="buttons">
-      <button type="button" id="play" class=${stuck ? "" : "primary"} disabled=${!mine} aria-keyshortcuts="Space"
+      <button type="button" id="play" class=${stuck ? "" : "primary"} disabled=${!mine || cannotBeat} aria-keyshortcuts="Space"
         onClick=${() => onPlay()}>${t("table.play")}<${Key} name="space" /></button>
       ${view.legal.filter((m) => !m.k.length && !game.isPass(m)).map((m) => html`<button type="button"
         class=${"move" + (drawOnly ? " primary" : "")} data-move=${m.m} disabled=${!mine} onClick=${() => onPlay(m)}>${game.moveName(m, view)}</button>`)}

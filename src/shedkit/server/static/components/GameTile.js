@@ -4,6 +4,7 @@ import { html } from "../lib/html.js";
 import { t } from "../lib/i18n.js";
 import { Card } from "./Card.js";
 import { Tile } from "../games/dominoes/Tile.js";
+import { TileFace } from "../games/tiengow/Tile.js";
 
 // A hand that says which game this is before any word is read.
 const ART = {
@@ -15,6 +16,13 @@ function Art({ game }) {
   if (game === "dominoes") {
     return html`<span class="tile-art dominoes-art" aria-hidden="true">
       <${Tile} tile="6-6" vertical=${true} size=${26} /><${Tile} tile="6-3" size=${26} />
+    </span>`;
+  }
+  if (game === "tiengow") {
+    // Heaven and the Supreme: the top tile and the pair nothing beats.
+    return html`<span class="tile-art tiengow-art" aria-hidden="true">
+      <${TileFace} tile="6-6" suit="civil" size=${22} /><${TileFace} tile="2-4" suit="military" size=${22} />
+      <${TileFace} tile="1-2" suit="military" size=${22} />
     </span>`;
   }
   const cards = ART[game] || [];

@@ -5,12 +5,13 @@
 import { html, useEffect, useLayoutEffect, useRef, useState } from "../lib/html.js";
 import { t } from "../lib/i18n.js";
 
-// px of each item left in view at the most overlap: a card's corner, whole.
-const MIN_STRIP = 27;
+// The share of a card's width left in view at the most overlap: its corner index (the rank
+// over the suit, "10" whole) takes the left 28 of the face's 60 units (components/Card.js).
+const CORNER = 0.5;
 
 // How many rows, items per row and the step between items for n items in `width` px.
 // minStrip: the least an item must show, when its drawing says (a tile: its pips).
-export function fan(n, width, itemWidth, minStrip = MIN_STRIP) {
+export function fan(n, width, itemWidth, minStrip = Math.ceil(itemWidth * CORNER)) {
   const room = width - itemWidth - 8;
   const least = Math.min(itemWidth + 6, minStrip);
   let rows = 1;
@@ -44,7 +45,7 @@ export function Hand({ items, Item, itemWidth, selected, playable, wrong, marked
   const width = useWidth(ref);
   const drag = useRef(null);
   const n = items.length;
-  const { rows, perRow, step } = fan(n, width, itemWidth, Item.minStrip ? Item.minStrip() : MIN_STRIP);
+  const { rows, perRow, step } = fan(n, width, itemWidth, Item.minStrip ? Item.minStrip() : undefined);
   const lines = Array.from({ length: rows }, (_, r) => items.slice(r * perRow, (r + 1) * perRow));
 
   useEffect(() => {

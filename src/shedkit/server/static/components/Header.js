@@ -3,6 +3,7 @@ import { html, useRef, useState } from "../lib/html.js";
 import { useDismiss } from "../lib/dismiss.js";
 import { LANGUAGES, setLanguage, t, language } from "../lib/i18n.js";
 import { SORT_MODES } from "../lib/sort.js";
+import { SOUND_MODES, soundMode } from "../lib/sound.js";
 
 export function LanguagePicker() {
   return html`<label class="lang">
@@ -23,6 +24,16 @@ function SortPicker({ mode, onPick }) {
   </label>`;
 }
 
+// The sounds: every one, only the last seconds of your turn (the default), none (lib/sound.js).
+function SoundPicker({ mode, onPick }) {
+  return html`<label class="sound">
+    <span class="visually-hidden">${t("table.sound")}</span>
+    <select id="sound" title=${t("table.sound")} onChange=${(e) => onPick(e.target.value)}>
+      ${SOUND_MODES.map((m) => html`<option value=${m} selected=${m === mode}>${t(`table.sound_${m}`)}</option>`)}
+    </select>
+  </label>`;
+}
+
 // The keys the table answers to, for the shortcuts dialog; passName: the game's own word.
 export function ShortcutList({ passName }) {
   const rows = [["space", t("table.play")], ["p", passName], ["h", t("table.shortcut_hint")],
@@ -32,12 +43,14 @@ export function ShortcutList({ passName }) {
   </dl>`;
 }
 
-// props: title, subtitle, settings ({sound, fourColour, autoPass}), onSetting(name, value),
-// onInvite, sortMode (the hand's order, where the game has cards to sort: those games also
-// offer to pass for you when nothing beats the play), onShortcuts.
+// props: title, subtitle, settings ({sound: a mode of lib/sound.js, fourColour, autoPass}),
+// onSetting(name, value), onInvite, sortMode (the hand's order, where the game has cards to
+// sort: those games also offer to pass for you when nothing beats the play), onShortcuts,
+// onHome (given while following the home link would leave a deal in progress: called
+// instead, to ask first).
 // On a phone the tools fold into a menu under one button, so that the header takes one
 // line and the table gets the height; on wider screens they stand in the header itself.
-export function Header({ title, subtitle, settings, onSetting, onInvite, sortMode, onShortcuts }) {
+export function Header({ title, subtitle, settings, onSetting, onInvite, sortMode, onShortcuts, onHome, extra }) {
   const [open, setOpen] = useState(false);
   const root = useRef(null);
   useDismiss(open, {
@@ -50,15 +63,15 @@ export function Header({ title, subtitle, settings, onSetting, onInvite, sortMod
     },
   });
   return html`<header class=${"room-header" + (open ? " menu-open" : "")} ref=${root}>
-    <a href="/" class="home">${t("common.brand")}</a>
+    <a href="/" class="home" onClick=${onHome ? (e) => { e.preventDefault(); setOpen(false); onHome(); } : null}>${t("common.brand")}</a>
     <div class="where"><h1 id="title">${title}</h1>${subtitle ? html`<span class="sub">${subtitle}</span>` : null}</div>
+    ${extra || null}
     <button type="button" class="tool menu-toggle" id="menu" aria-expanded=${open ? "true" : "false"}
       aria-controls="room-tools" onClick=${() => setOpen(!open)}>
       <svg viewBox="0 0 20 20" aria-hidden="true"><path d="M3 5h14M3 10h14M3 15h14" /></svg>
       <span>${t("table.menu")}</span></button>
     <div class="tools" id="room-tools">
-      <button type="button" class="tool" aria-pressed=${settings.sound ? "true" : "false"}
-        onClick=${() => onSetting("sound", !settings.sound)}>${settings.sound ? t("table.sound_on") : t("table.sound_off")}</button>
+      <${SoundPicker} mode=${soundMode(settings.sound)} onPick=${(m) => onSetting("sound", m)} />
       <button type="button" class="tool" aria-pressed=${settings.fourColour ? "true" : "false"}
         onClick=${() => onSetting("fourColour", !settings.fourColour)}>${t("table.four_colour")}</button>
       ${sortMode ? html`<${SortPicker} mode=${sortMode} onPick=${(m) => onSetting("handSort", m)} />` : null}

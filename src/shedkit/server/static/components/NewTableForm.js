@@ -55,7 +55,8 @@ function Bots({ game, form, seats, onBots, onBot }) {
       <summary>${t("lobby.form.bot_other")}</summary>
       <div class="choices compact">
         ${others.map((a) => html`<${Choice} key=${a} name="bot" value=${a} checked=${form.bot === a}
-          label=${a} onPick=${onBot} />`)}
+          label=${has(`level.${a}.label`) ? t(`level.${a}.label`) : a}
+          help=${has(`level.${a}.help`) ? t(`level.${a}.help`) : ""} onPick=${onBot} />`)}
       </div>
     </details>` : null}
   </fieldset>`;

@@ -14,14 +14,16 @@ export function withLine(lines, line) {
   return [...lines.slice(-99), line];
 }
 
-// The emote each seat just sent ({code, id}) and the handler of chat lines that pops it up
-// for a few seconds; a line kept from before (`past`) pops up nothing.
+// What each seat just said by its avatar ({code, kind, id}: an emote or a quick phrase) and
+// the handler of chat lines that pops it up for a few seconds, as players of card apps
+// expect to see it by the seat; a line kept from before (`past`) pops up nothing.
 export function useEmotes() {
   const [emotes, setEmotes] = useState({});
   const pop = (line) => {
-    if (!line.emote || line.past) return;
+    if (line.past || !(line.emote || line.phrase)) return;
     const id = Math.random();
-    setEmotes((e) => ({ ...e, [line.seat]: { code: line.emote, id } }));
+    const said = line.emote ? { code: line.emote, kind: "emote", id } : { code: line.phrase, kind: "phrase", id };
+    setEmotes((e) => ({ ...e, [line.seat]: said }));
     setTimeout(() => setEmotes((e) => (e[line.seat] && e[line.seat].id === id ? { ...e, [line.seat]: null } : e)), 4000);
   };
   return [emotes, pop];
@@ -37,9 +39,15 @@ export function ChatSaid({ line }) {
   return line.text;
 }
 
-// The emote a seat just sent, drawn by its avatar for a moment (the page removes it).
+// The emote or phrase a seat just sent, drawn by its avatar for a moment (the page removes
+// it). Hidden from screen readers: the chat's line says it.
 export function EmoteBubble({ emote }) {
-  if (!emote || !EMOTES[emote.code]) return null;
+  if (!emote) return null;
+  if (emote.kind === "phrase") {
+    if (!QUICK_PHRASES.includes(emote.code)) return null;
+    return html`<div class="phrase-bubble" key=${emote.id} aria-hidden="true">${t(`table.quick.phrase.${emote.code}`)}</div>`;
+  }
+  if (!EMOTES[emote.code]) return null;
   return html`<div class="emote-bubble" key=${emote.id} aria-hidden="true">${EMOTES[emote.code]}</div>`;
 }
 

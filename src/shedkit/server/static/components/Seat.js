@@ -1,5 +1,6 @@
 // A seat at the table: avatar with the turn ring and its countdown, name, cards or tiles
-// left, the seat's role from the game, and its last play drawn in front of it.
+// left, the seat's role and a badge from the game (Tien Gow's units won), and its last play
+// drawn in front of it.
 import { html } from "../lib/html.js";
 import { t } from "../lib/i18n.js";
 import { Fly } from "./Feedback.js";
@@ -37,17 +38,22 @@ export function botLabel(bot) {
 
 // The server's deadline ends the move clock and the bank together, and `bank` is the bank
 // the turn began with: the move clock runs first, the bank only once the clock is spent.
+// Seconds are rounded to the nearest, not up: the page reads its clock four times a second
+// and the bank comes to a tenth, so a 30 s turn arrives as 30.2 s left and shows 30 (a
+// ceiling showed 31); 1 while any time is left.
 export function turnClock(turn, now) {
   const total = Math.max(0, turn.deadline - now);
   const bank = Math.min(Math.max(0, turn.bank || 0), total);
   const own = total - bank;
   const onBank = own <= 0;
-  const left = Math.ceil(onBank ? total : own);
-  return { total, left, bank: Math.ceil(bank), onBank, urgent: left <= 5 };
+  const secs = (x) => (x > 0 ? Math.max(1, Math.round(x)) : 0);
+  const left = secs(onBank ? total : own);
+  return { total, left, bank: secs(bank), onBank, urgent: left <= 5 };
 }
 
 // Two cards left is called out in the card games (报双), the last card or tile in all (报单).
 export function alertOf(game, count) {
+  if (game.alerts === false) return null;
   if (count === 1) return "one";
   if (count === 2 && game.unit === "cards") return "two";
   return null;
@@ -110,6 +116,7 @@ export function Seat({ table, view, seat, you, pos, game, now, onSit, emote }) {
       <div class=${"avatar" + (open ? " open-chair" : "")} aria-hidden="true">${open ? html`<${Chair} />` : initials(name)}</div>
       ${count !== null ? html`<span class=${"count" + (alert ? ` alert alert-${alert}` : "")} title=${label}>${count}</span>` : null}
       ${role}
+      ${view && game.SeatBadge ? html`<${game.SeatBadge} view=${view} seat=${seat} />` : null}
       <${EmoteBubble} emote=${emote} />
     </div>
     <div class="seat-name">${name}${seat === you ? html` <span class="you">${t("table.you")}</span>` : null}</div>
@@ -133,7 +140,9 @@ const PLACES = {
   2: ["bottom", "top"],
   3: ["bottom", "right", "left"],
   4: ["bottom", "right", "top", "left"],
-  5: ["bottom", "right", "top-right", "top-left", "left"],
+  // Five round a pentagon: the two beside you in the bottom corners, so that no seat sits
+  // in the middle row, where a top seat's play would reach it.
+  5: ["bottom", "bottom-right", "top-right", "top-left", "bottom-left"],
   6: ["bottom", "bottom-right", "top-right", "top", "top-left", "bottom-left"],
 };
 

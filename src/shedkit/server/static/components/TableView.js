@@ -6,25 +6,31 @@ import { useDismiss } from "../lib/dismiss.js";
 import { candidates, playableKeys } from "../lib/select.js";
 import { Header, ShortcutList } from "./Header.js";
 import { defaultSort, sortHand } from "../lib/sort.js";
-import { Seat, placeOf, seatName } from "./Seat.js";
+import { Seat, isOpen, placeOf, seatName } from "./Seat.js";
 import { Hand } from "./Hand.js";
 import { Controls } from "./Controls.js";
 import { Announcer, Banner, Reconnecting, Toasts } from "./Feedback.js";
 import { Chat, Log, Scoreboard } from "./Sidebar.js";
-import { CardCounter } from "./CardCounter.js";
+import { CardCounter, CounterStrip } from "./CardCounter.js";
 import { EndOfDeal } from "./EndOfDeal.js";
 import { centreOf } from "./Fit.js";
 
 // The name a visitor sits down under, typed here: each seat's own "Sit here" uses it too.
+// A seat is named as the felt shows it: by its place round the table (a visitor's felt has
+// seat 1 at the bottom) and, once its bot plays it, by that bot's name.
 function JoinBox({ table, name, setName, onTake }) {
   const open = table.seats.map((s, i) => [s, i]).filter(([s]) => !s.taken);
+  const seatLabel = (i) => {
+    const place = t(`table.place.${placeOf(i, null, table.seats.length).slice(4)}`);
+    return isOpen(table, i) ? t("table.take_place", { place }) : t("table.take_place_named", { place, name: seatName(table, i) });
+  };
   return html`<div class="join" id="join">
     <p>${t("table.watching")}</p>
     ${open.length ? html`<label>${t("table.display_name")}
       <input id="join-name" maxlength="24" value=${name} autocomplete="nickname"
         onInput=${(e) => setName(e.target.value)} /></label>
       ${open.map(([, i]) => html`<button type="button" class="take" key=${i} data-seat=${i}
-        onClick=${() => onTake(i, name.trim())}>${t("table.take_seat", { n: i + 1 })}</button>`)}` : null}
+        onClick=${() => onTake(i, name.trim())}>${seatLabel(i)}</button>`)}` : null}
   </div>`;
 }
 
@@ -64,14 +70,16 @@ function InviteDialog({ onClose }) {
   </${Modal}>`;
 }
 
-// Leaving mid-deal hands the cards to a bot for the rest of the deal: asked first.
+// Leaving mid-deal hands the cards to a bot for the rest of the deal: asked first, by the
+// Leave button and by the header's home link alike. Staying is the default: the primary
+// button, first, so the one the dialog focuses (Enter keeps the seat).
 function LeaveDialog({ onLeave, onStay }) {
   return html`<${Modal} labelledby="leave-title" cls="leave-dialog" returnTo="leave" onClose=${onStay}>
     <h2 id="leave-title">${t("table.leave_title")}</h2>
     <p>${t("table.leave_confirm")}</p>
     <div class="dialog-actions">
-      <button type="button" id="leave-stay" onClick=${onStay}>${t("table.stay")}</button>
-      <button type="button" id="leave-yes" class="primary" onClick=${onLeave}>${t("table.leave")}</button>
+      <button type="button" id="leave-stay" class="primary" onClick=${onStay}>${t("table.stay")}</button>
+      <button type="button" id="leave-yes" onClick=${onLeave}>${t("table.leave")}</button>
     </div>
   </${Modal}>`;
 }
@@ -124,6 +132,42 @@ function dealEnd(table, view, result, now, actions) {
   </div>`;
 }
 
+// On a phone the panels beside the table are a tap away from the felt, never below it: the
+// felt's corners hold a button for each (the card counter's strip, this deal's plays, the
+// chat, the scores), and a tap opens that panel as a sheet over the felt's top, the hand
+// and its buttons still in view. A tap on the same button, the sheet's Close or Escape
+// closes it. On a wide screen the panels stand beside the table and the buttons are hidden.
+const AID_ICONS = {
+  counter: "M4 5h4v4H4zM10 5h4v4h-4zM16 5h4v4h-4zM4 11h4v4H4zM10 11h4v4h-4zM16 11h4v4h-4zM4 17h4v2H4zM10 17h4v2h-4z",
+  log: "M5 6h14M5 10h14M5 14h10M5 18h8",
+  chat: "M4 5h16v10H10l-5 4v-4H4z",
+  scores: "M5 19V11M10 19V5M15 19v-6M20 19V9",
+};
+
+function AidButton({ aid, label, pressed, expands, badge, onClick }) {
+  return html`<button type="button" class=${"aid aid-" + aid} id=${"aid-" + aid} aria-label=${label} title=${label}
+    aria-pressed=${expands ? null : pressed ? "true" : "false"} aria-expanded=${expands ? (pressed ? "true" : "false") : null}
+    aria-controls=${expands ? "side" : null} onClick=${onClick}>
+    <svg viewBox="0 0 24 24" aria-hidden="true"><path d=${AID_ICONS[aid]} /></svg>
+    ${badge ? html`<span class="aid-badge" aria-hidden="true"></span>` : null}
+  </button>`;
+}
+
+function Aids({ table, view, sheet, setSheet, strip, setStrip, unread }) {
+  const open = (name) => setSheet(sheet === name ? null : name);
+  const counter = table.card_counter && view && ["doudizhu", "president"].includes(view.game);
+  return html`<div class="aids aids-left" role="group" aria-label=${t("table.aids")}>
+      ${counter ? html`<${AidButton} aid="counter" label=${t("table.counter")} pressed=${strip}
+        onClick=${() => setStrip(!strip)} />` : null}
+      <${AidButton} aid="log" label=${t("table.this_deal")} expands=${true} pressed=${sheet === "log"} onClick=${() => open("log")} />
+    </div>
+    <div class="aids aids-right" role="group" aria-label=${t("table.aids")}>
+      <${AidButton} aid="chat" label=${t("table.chat")} expands=${true} pressed=${sheet === "chat"} badge=${unread}
+        onClick=${() => open("chat")} />
+      <${AidButton} aid="scores" label=${t("table.scores")} expands=${true} pressed=${sheet === "scores"} onClick=${() => open("scores")} />
+    </div>`;
+}
+
 // The header's height, measured as it wraps, as --head-h: the play area takes the rest of
 // the screen, so the hand stays on it.
 function useHeaderHeight() {
@@ -146,11 +190,20 @@ function useHeaderHeight() {
 export function TableView(props) {
   const { msg, game, status, toasts, chat, banner, spoken, now, settings, actions } = props;
   const [inviting, setInviting] = useState(false);
-  // The deal whose leaving is being asked about: a question left open dies with its deal.
+  // The deal whose leaving is being asked about ({deal, to}: to, where the page goes after,
+  // for the header's home link): a question left open dies with its deal.
   const [leaving, setLeaving] = useState(null);
   useHeaderHeight();
   const [typedName, setJoinName] = useState(null);
   const joinName = typedName ?? props.defaultName ?? "";
+  // The phone's sheet (null, "log", "chat", "scores"), the counter's strip on the felt, and
+  // how many chat lines were there when the chat was last open (a dot marks new ones).
+  const [sheet, setSheet] = useState(null);
+  const [strip, setStrip] = useState(true);
+  const [chatSeen, setChatSeen] = useState(0);
+  const chatCount = (chat || []).length;
+  if (sheet === "chat" && chatSeen !== chatCount) setChatSeen(chatCount);
+  useDismiss(sheet !== null, { onEscape: () => setSheet(null) });
   if (!msg || !game) {
     return html`<main class="loading"><p>${t("table.connecting")}</p></main>
       <${Reconnecting} status=${status} />`;
@@ -164,8 +217,10 @@ export function TableView(props) {
     you === null ? t("table.watching_short") : t("table.you_are", { name: seatName(table, you) })].join(" · ");
   return html`<div class=${"room game-" + table.game + (settings.fourColour ? " four-colour" : "")}>
     <${Header} title=${t(`lobby.games.${table.game}.name`)} subtitle=${subtitle} settings=${settings}
+      onHome=${you !== null && midDeal ? () => setLeaving({ deal: table.deal_number, to: "/" }) : null}
       onSetting=${actions.setSetting} onInvite=${() => setInviting(true)} onShortcuts=${() => actions.showShortcuts(true)}
-      sortMode=${game.unit === "cards" ? handSort(settings, table.game) : null} />
+      sortMode=${game.unit === "cards" ? handSort(settings, table.game) : null} 
+      extra=${view && strip ? html`<div class="strip-head"><${CounterStrip} view=${view} table=${table} /></div>` : null} />
     <main class="room-main">
       <div class="play-area">
         <section class=${`felt players-${n}`} aria-label=${t("table.table")}>
@@ -173,7 +228,10 @@ export function TableView(props) {
             pos=${placeOf(i, you, n)} game=${game} now=${now} emote=${props.emotes && props.emotes[i]}
             onSit=${you === null && !table.seats[i].taken && table.status !== "playing"
               ? () => actions.takeSeat(i, joinName.trim()) : null} />`)}
+          <${Aids} table=${table} view=${view} sheet=${sheet} setSheet=${setSheet} strip=${strip} setStrip=${setStrip}
+            unread=${chatCount > chatSeen && sheet !== "chat"} />
           <div class="centre">
+            ${view && strip ? html`<${CounterStrip} view=${view} table=${table} />` : null}
             ${view ? centreOf(game, html`<${game.Centre} view=${view} table=${table} you=${you} selected=${props.selected}
               mine=${props.mine} actions=${actions} />`) : null}
             <${Banner} banner=${banner} />
@@ -182,19 +240,20 @@ export function TableView(props) {
         ${dealEnd(table, view, result, now, actions)}
         <${MeArea} ...${props} joinName=${joinName} setJoinName=${setJoinName} />
       </div>
-      <aside class="side">
+      <aside class=${"side" + (sheet ? " sheet-open" : "")} id="side" data-sheet=${sheet || ""}>
+        ${sheet ? html`<button type="button" class="small sheet-close" onClick=${() => setSheet(null)}>${t("common.close")}</button>` : null}
         <${Scoreboard} table=${table} />
         <${CardCounter} view=${view} table=${table} />
         <${Log} view=${view} table=${table} game=${game} names=${props.movers} />
         <${Chat} lines=${chat} onSend=${(text) => actions.send({ type: "chat", text })} canSend=${you !== null}
           onQuick=${(said) => actions.send({ type: "chat", ...said })} />
-        ${you !== null ? html`<button type="button" id="leave" class="small" onClick=${() => (midDeal ? setLeaving(table.deal_number) : actions.leave())}>${t("table.leave")}</button>` : null}
+        ${you !== null ? html`<button type="button" id="leave" class="small" onClick=${() => { setSheet(null); if (midDeal) setLeaving({ deal: table.deal_number }); else actions.leave(); }}>${t("table.leave")}</button>` : null}
       </aside>
     </main>
     ${result && result.open ? html`<${EndOfDeal} view=${result.view} table=${result.table} you=${you} game=${game}
       started=${result.started} onNext=${actions.next} onClose=${() => actions.showResult(false)} />` : null}
-    ${leaving === table.deal_number && midDeal ? html`<${LeaveDialog} onStay=${() => setLeaving(null)}
-      onLeave=${() => { setLeaving(null); actions.leave(); }} />` : null}
+    ${leaving && leaving.deal === table.deal_number && midDeal ? html`<${LeaveDialog} onStay=${() => setLeaving(null)}
+      onLeave=${() => { setLeaving(null); actions.leave(leaving.to); }} />` : null}
     ${inviting ? html`<${InviteDialog} onClose=${() => setInviting(false)} />` : null}
     ${props.shortcuts ? html`<${ShortcutsDialog} game=${game} onClose=${() => actions.showShortcuts(false)} />` : null}
     <${Toasts} toasts=${toasts} onClose=${actions.closeToast} />

@@ -6,7 +6,8 @@ import { Card, Cards } from "../components/Card.js";
 export const CARD_GAME = {
   unit: "cards",
   Item: Card,
-  itemWidth: () => (window.innerWidth < 600 || window.innerHeight < 520 ? 50 : 70),
+  // A phone on its side fits a 20-card hand in one row beside the buttons.
+  itemWidth: () => (window.innerHeight < 520 ? 48 : window.innerWidth < 600 ? 50 : 70),
   isPass: (m) => m.kind === "pass",
   Drawing: ({ items }) => html`<${Cards} cards=${items} size="mini" />`,
 };

@@ -29,7 +29,7 @@ export function detectLanguage() {
 
 // A language's catalogue is split in parts (one owner each): i18n/<lang>/<part>.json.
 // Keys never repeat across parts; a part is a nested object of keys.
-export const PARTS = ["common", "table", "lobby", "errors", "doudizhu", "president", "dominoes"];
+export const PARTS = ["common", "table", "lobby", "errors", "doudizhu", "president", "dominoes", "tiengow"];
 
 async function part(code, name) {
   // A missing part leaves its keys to the English fallback rather than a blank page.

@@ -2,6 +2,7 @@
 // the Dou Di Zhu apps deal it: 大王 小王 2 A K … 3), small to big, or grouped by count
 // (quads, triples, pairs, singles). Ranks follow the game's own order as the view gives it;
 // dominoes keep the server's order, which the line's ends already make easy to read.
+import { getSetting } from "./api.js";
 
 export const SORT_MODES = ["desc", "asc", "count"];
 
@@ -31,6 +32,13 @@ function rankOf(item, game, view) {
 function suitOf(item) {
   const at = SUIT_ORDER.indexOf(item.t.slice(-1));
   return at === -1 ? 0 : at;
+}
+
+// The order the reader chose (kept in this browser by the header's picker), or the game's
+// default: the live hand, the hands revealed at the end of a deal and in a replay alike.
+export function readerSort(game) {
+  const chosen = getSetting("handSort", null);
+  return SORT_MODES.includes(chosen) ? chosen : defaultSort(game);
 }
 
 // The hand items in the reader's order; the items themselves are untouched.

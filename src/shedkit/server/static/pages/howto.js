@@ -8,7 +8,7 @@ import { Rules } from "../components/Rules.js";
 import { ErrorMessage } from "../components/ErrorMessage.js";
 import { gameName } from "../components/TableList.js";
 
-const GAMES = ["doudizhu", "president", "dominoes"];
+const GAMES = ["doudizhu", "president", "dominoes", "tiengow"];
 
 async function fetchHowto(game, lang) {
   let response;

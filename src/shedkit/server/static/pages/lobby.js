@@ -10,7 +10,7 @@ import { TableList } from "../components/TableList.js";
 import { COUNTER_GAMES, NewTableForm } from "../components/NewTableForm.js";
 
 // The flagship game first; the API lists the games alphabetically.
-const ORDER = ["doudizhu", "president", "dominoes"];
+const ORDER = ["doudizhu", "president", "dominoes", "tiengow"];
 const REFRESH_MS = 4000;
 
 // --- the server ------------------------------------------------------------------------
@@ -23,7 +23,7 @@ function defaultBot(game) {
 
 function seatsOf(game, form) {
   const opts = { ...game.presets[form.preset], ...form.options };
-  return opts.players || 3;
+  return opts.players || game.players || 3;
 }
 
 // A fresh form for `game`: bots in every seat but the creator's, a short match unless the

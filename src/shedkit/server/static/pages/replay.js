@@ -8,6 +8,8 @@ import { Header } from "../components/Header.js";
 import { Seat, placeOf, seatName } from "../components/Seat.js";
 import { centreOf } from "../components/Fit.js";
 import { GAMES } from "../games/index.js";
+import { soundMode } from "../lib/sound.js";
+import { readerSort, sortHand } from "../lib/sort.js";
 
 const [, , tableId, numberText] = location.pathname.split("/").map(decodeURIComponent);
 const number = parseInt(numberText, 10);
@@ -104,7 +106,7 @@ function App() {
   const [data, setData] = useState(null);
   const [error, setError] = useState(null);
   const [step, setStep] = useState(0);
-  const [settings, setSettings] = useState({ sound: false, fourColour: getSetting("fourColour", false) });
+  const [settings, setSettings] = useState({ sound: soundMode(getSetting("sound", null)), fourColour: getSetting("fourColour", false) });
   useEffect(() => {
     const base = `/api/tables/${encodeURIComponent(tableId)}`;
     // The summaries after the table: a deal that ends in between is then left out of both.
@@ -160,7 +162,7 @@ function App() {
       <section class="replay-hands">
         ${s.hands.map((cards, seat) => html`<div class="panel replay-hand" key=${seat} data-seat=${seat}>
           <h2>${seatName(dealt, seat)} · ${t(`table.unit_${game.unit}`, { count: cards.length })}</h2>
-          ${cards.length ? html`<${game.Drawing} items=${cards} view=${view} />` : null}
+          ${cards.length ? html`<${game.Drawing} items=${sortHand(cards, readerSort(game.name), game.name, view)} view=${view} />` : null}
         </div>`)}
       </section>
       ${step === last ? html`<${Result} view=${view} dealt=${dealt} game=${game} />` : null}

@@ -6,9 +6,10 @@ import { forgetSeat, getName, getSetting, joinSeat, setName, setSetting } from "
 import { initI18n, t, useLanguage } from "../lib/i18n.js";
 import { errorText } from "../components/ErrorMessage.js";
 import { candidates, hintMoves, itemsOf, wrongItems } from "../lib/select.js";
-import { beep } from "../lib/sound.js";
+import { beep, soundMode } from "../lib/sound.js";
 import { TableView } from "../components/TableView.js";
-import { alertOf, alertText, seatName, turnClock } from "../components/Seat.js";
+import { alertOf, alertText, seatName } from "../components/Seat.js";
+import { holdFinishedTrick, useTurnAlarm } from "../lib/pace.js";
 import { GAMES } from "../games/index.js";
 import { useSeatNotices } from "../lib/notices.js";
 import { useEmotes, withLine } from "../components/QuickChat.js";
@@ -19,21 +20,8 @@ const tableId = decodeURIComponent(location.pathname.split("/").pop());
 const BANNER_MS = 3200;
 // How long a can't-beat turn shows before it is passed for a player who asked for that.
 const AUTO_PASS_MS = 900;
-
-// The trick just finished, kept in front of the seats until the next lead. The server sends
-// the trick in play only; the page remembers where that trick began, and once the trick is
-// cleared the moves since then are the finished one, its passes included. `memo` holds
-// {len, start, done} from the view before: a pure step from one view to the next.
-function trickStep(memo, view) {
-  const len = view.history.length;
-  if (memo && memo.len === len) return memo;
-  const inPlay = view.trick ? view.trick.length : 0;
-  if (view.phase !== "play" || view.is_over) return { len, start: null, done: [] };
-  const start = memo && memo.start !== null && memo.start < len ? memo.start : null;
-  const done = !inPlay && start !== null ? view.history.slice(start) : [];
-  // With the table clear, the next trick begins with the next move.
-  return { len, start: inPlay ? len - inPlay : memo ? len : null, done };
-}
+// How long a page that leaves its seat on the way home waits for the server's answer.
+const LEAVE_GRACE_MS = 1500;
 
 function App() {
   useLanguage();
@@ -51,17 +39,16 @@ function App() {
   const [result, setResult] = useState(null);
   const [emotes, popEmote] = useEmotes();
   const joining = useRef(null); // the seat this page is sitting down in
+  const heldTrick = useRef(null); // the trick just ended, and when this page first drew it
   const movers = useRef({ key: null, names: [] });
-  const tricks = useRef({ key: null, memo: null });
   // handSort: null until the reader picks an order (each game then has its own default).
-  const [settings, setSettings] = useState({ sound: getSetting("sound", false), fourColour: getSetting("fourColour", false),
+  const [settings, setSettings] = useState({ sound: soundMode(getSetting("sound", null)), fourColour: getSetting("fourColour", false),
     handSort: getSetting("handSort", null), autoPass: getSetting("autoPass", false) });
   const [shortcuts, setShortcuts] = useState(false);
   const socket = useRef(null);
   const hint = useRef(-1);
   const prev = useRef(null);
   const prevTable = useRef(null);
-  const ticked = useRef(null);
   const gameRef = useRef(null);
   const settingsRef = useRef(settings);
   settingsRef.current = settings;
@@ -107,12 +94,8 @@ function App() {
     }
   }
 
-  if (view && game && game.unit === "cards") {
-    if (tricks.current.key !== dealKey) tricks.current = { key: dealKey, memo: null };
-    tricks.current.memo = trickStep(tricks.current.memo, view);
-  }
-  const done = view && tricks.current.key === dealKey && tricks.current.memo ? tricks.current.memo.done : [];
-  const shown = done.length ? { ...msg, view: { ...view, finished_trick: done } } : msg;
+  // The trick just ended, kept a moment beside the next lead (lib/pace.js).
+  const shown = holdFinishedTrick(heldTrick, msg, game, dealKey, Date.now());
 
   // A finished deal's result stays open until its reader closes it: another player's Next,
   // or the countdown, may deal the next hand while it is still being read.
@@ -171,17 +154,8 @@ function App() {
     }
   }, [msg]);
 
-  // A tick for each of your clock's last seconds, once a second.
-  useEffect(() => {
-    const turn = table && table.turn;
-    if (!turn || you === null || turn.seat !== you) return;
-    const timer = turnClock(turn, now);
-    const key = `${turn.deadline}:${timer.onBank}:${timer.left}`;
-    if (timer.urgent && timer.left > 0 && ticked.current !== key) {
-      ticked.current = key;
-      beep("tick", settingsRef.current.sound);
-    }
-  }, [now]);
+  // Your turn's last seconds: ticks, and once a warning (lib/pace.js).
+  useTurnAlarm({ table, you, now, sound: () => settingsRef.current.sound, toast });
 
   useEffect(() => {
     const name = game ? t(`lobby.games.${table.game}.name`) : "";
@@ -213,7 +187,8 @@ function App() {
   const play = (move) => {
     if (!mine) return;
     if (move) return sendMove(move);
-    const found = candidates(view, selected);
+    // Play lays tiles face up: a game's face-down moves (Tien Gow's discards) have their own button.
+    const found = candidates(view, selected).filter((m) => !(game.isDiscard && game.isDiscard(m)));
     if (found.length === 1) return sendMove(found[0]);
     if (found.length > 1) return setChoices(found);
     setWrong(wrongItems(view, selected));
@@ -221,11 +196,11 @@ function App() {
     setSpoken(t("table.not_legal"));
   };
   const pass = () => {
-    const move = view && view.legal.find((m) => !m.k.length && game.isPass(m));
+    const move = view && (game.passMove ? game.passMove(view, selected) : view.legal.find((m) => !m.k.length && game.isPass(m)));
     if (mine && move) sendMove(move);
   };
   const showHint = () => {
-    const moves = mine ? hintMoves(view) : [];
+    const moves = mine ? (game.hintMoves || hintMoves)(view) : [];
     if (!moves.length) return;
     hint.current = (hint.current + 1) % moves.length;
     setSelected(itemsOf(view, moves[hint.current]));
@@ -275,7 +250,24 @@ function App() {
       socket.current.hello();
     } catch (e) { joining.current = null; toast(errorText(e, { game: table.game })); }
   };
-  const leave = () => { send({ type: "leave" }); forgetSeat(tableId); };
+  // Leaving, then going to `to` (the header's home link) once the server has the seat back,
+  // or after a moment if no answer comes: the message is not lost with the page.
+  const leaveTo = useRef(null);
+  const goOnce = () => {
+    const to = leaveTo.current;
+    leaveTo.current = null;
+    if (to) location.assign(to);
+  };
+  const leave = (to) => {
+    send({ type: "leave" });
+    forgetSeat(tableId);
+    if (typeof to !== "string") return;
+    leaveTo.current = to;
+    setTimeout(goOnce, LEAVE_GRACE_MS);
+  };
+  useEffect(() => {
+    if (msg && msg.you === null) goOnce();
+  }, [msg]);
   const setSetting_ = (name, value) => {
     setSetting(name, value);
     setSettings((s) => ({ ...s, [name]: value }));

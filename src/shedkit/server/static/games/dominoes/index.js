@@ -78,23 +78,33 @@ function Entry({ entry }) {
     ${entry.points ? html`<b>${t("dom.scores", { count: entry.points })}</b>` : null}</span>`;
 }
 
+// The partnerships (DOM-02): the table's `teams`, or from a view of a team game, 0+2 and 1+3.
+function teamsOf(view, table) {
+  if (table && table.teams) return table.teams;
+  if (!view || !view.teams) return null;
+  return [0, 1].map((side) => table.seats.map((_, i) => i).filter((i) => i % 2 === side));
+}
+
 function Summary({ view, table }) {
   const reason = view.end_reason === "blocked" ? t("dom.blocked") : t("dom.domino");
   const winner = view.winner === null || view.winner === undefined ? t("dom.void")
     : t(view.teams ? "dom.team_wins" : "dom.seat_wins", { team: t(`dom.team.${view.winner % 2}`), name: seatName(table, view.winner) });
+  // With partners the pips left count by team, summing both hands (DOM-10).
+  const teams = teamsOf(view, table);
+  const pips = teams ? teams.map((seats, side) => t("dom.team_pips", { team: t(`dom.team.${side}`),
+    pips: seats.reduce((sum, i) => sum + (view.pips[i] || 0), 0) })).join(" / ") : view.pips.join(" / ");
   return html`<p class="result-line">${reason} ${winner}</p>
-    <p class="breakdown">${t("dom.pips_left", { pips: view.pips.join(" / ") })}</p>`;
+    <p class="breakdown">${t("dom.pips_left", { pips })}</p>`;
 }
 
 // A team is named by its players as the table names them (a bot seat by its bot), joined
 // as the page's language joins a list.
 function resultRows(view, table) {
-  if (!view.teams) return table.seats.map((_, i) => ({ seats: [i] }));
+  const teams = teamsOf(view, table);
+  if (!teams) return table.seats.map((_, i) => ({ seats: [i] }));
   const and = new Intl.ListFormat(language(), { type: "conjunction" });
-  return [0, 1].map((side) => {
-    const seats = table.seats.map((_, i) => i).filter((i) => i % 2 === side);
-    return { team: side, seats, label: `${t(`dom.team.${side}`)}: ${and.format(seats.map((i) => seatName(table, i)))}` };
-  });
+  return teams.map((seats, side) => ({ team: side, seats,
+    label: `${t(`dom.team.${side}`)}: ${and.format(seats.map((i) => seatName(table, i)))}` }));
 }
 
 export default {

@@ -34,13 +34,15 @@ function Role({ view, seat }) {
 }
 
 // In front of a seat: its bid during the auction, its play in the trick after. Once a trick
-// is over it stays, dimmed, until the next lead (`finished_trick`, kept by the table page),
-// so the pass that ended it is seen.
+// is over it stays, dimmed, until the next lead (the view's `finished_trick`, sent by the
+// server), so the pass that ended it is seen; a seat the new trick has not reached yet keeps
+// it while the page holds it a moment longer (pages/table.js).
 function LastPlay({ view, seat }) {
-  const done = view.phase !== "auction" && !view.trick.length && (view.finished_trick || []).length > 0;
-  const list = view.phase === "auction" ? view.bids : done ? view.finished_trick : view.trick;
-  const mine = list.filter((e) => e.seat === seat);
-  const last = mine[mine.length - 1];
+  const own = (list) => (list || []).filter((e) => e.seat === seat);
+  const live = own(view.phase === "auction" ? view.bids : view.trick);
+  const old = view.phase === "auction" ? [] : own(view.finished_trick);
+  const done = !live.length && old.length > 0;
+  const last = done ? old[old.length - 1] : live[live.length - 1];
   if (!last) return null;
   const drawn = !last.cards.length ? html`<span class="bubble" data-kind=${last.kind}>${moveName(last, view)}</span>`
     : html`<${Cards} cards=${last.cards} size="table" label=${moveName(last, view)} />`;

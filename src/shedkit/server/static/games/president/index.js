@@ -3,10 +3,10 @@
 import { html } from "../../lib/html.js";
 import { t } from "../../lib/i18n.js";
 import { cardsName } from "../../lib/cards.js";
-import { Cards } from "../../components/Card.js";
+import { CardBack, Cards } from "../../components/Card.js";
 import { CARD_GAME } from "../cards.js";
 import { seatName } from "../../components/Seat.js";
-import { Tax, TaxHandOff } from "./Tax.js";
+import { Tax, TaxHandOff, ownExchange } from "./Tax.js";
 
 const CODES = ["president", "vice_president", "citizen", "vice_slave", "slave"];
 
@@ -38,13 +38,19 @@ export function heldTitles(table) {
 export function giveCount(m, view) {
   if (m.k) return m.k.length;
   if (m.cards.length || !view) return m.cards.length || null;
+  const x = giveExchange(m, view);
+  return x ? x.count : null;
+}
+
+// The exchange a give of the history settles (see giveCount), or null.
+export function giveExchange(m, view) {
+  if (!view || !view.exchanges) return null;
   const gives = view.history.filter((e) => e.kind === "give");
   let at = gives.indexOf(m);
   if (at < 0) at = gives.map((e) => e.seat).lastIndexOf(m.seat);
   if (at < 0) return null;
   const earlier = gives.slice(0, at).filter((e) => e.seat === m.seat).length;
-  const x = view.exchanges.filter((e) => e.giver === m.seat)[earlier] || view.exchanges[at];
-  return x ? x.count : null;
+  return view.exchanges.filter((e) => e.giver === m.seat)[earlier] || view.exchanges[at] || null;
 }
 
 function moveName(m, view) {
@@ -63,13 +69,15 @@ function Role({ view, seat, table }) {
 }
 
 // In front of a seat: its play in the trick, or its place once out. A finished trick stays,
-// dimmed, until the next lead (`finished_trick`, kept by the table page).
+// dimmed, until the next lead (the view's `finished_trick`, sent by the server), and in front
+// of a seat the new trick has not reached while the page holds it a moment longer.
 function LastPlay({ view, seat }) {
   const place = view.finished.indexOf(seat);
   if (place >= 0 && !view.is_over) return html`<span class="bubble out">${t("pre.out_place", { ordinal: place + 1 })}</span>`;
-  const done = !view.trick.length && (view.finished_trick || []).length > 0;
-  const mine = (done ? view.finished_trick : view.trick).filter((e) => e.seat === seat);
-  const last = mine[mine.length - 1];
+  const live = view.trick.filter((e) => e.seat === seat);
+  const old = (view.finished_trick || []).filter((e) => e.seat === seat);
+  const done = !live.length && old.length > 0;
+  const last = done ? old[old.length - 1] : live[live.length - 1];
   if (!last) return null;
   const drawn = !last.cards.length ? html`<span class="bubble">${moveName(last, view)}</span>`
     : html`<${Cards} cards=${last.cards} size="table" label=${moveName(last, view)} />`;
@@ -94,9 +102,37 @@ function Controls({ view, table, you, mine, selected, actions }) {
   return html`<${Tax} view=${view} table=${table} you=${you} mine=${mine} selected=${selected} actions=${actions} />`;
 }
 
-function Entry({ entry, view }) {
-  return html`<span class="entry">${entry.cards.length && entry.kind !== "give" ? html`<${Cards} cards=${entry.cards} size="mini" />` : null}
+// Cards of the tax in the log: face up for the two seats of the exchange, else backs.
+function TaxCards({ cards, count }) {
+  if (cards && cards.length) return html`<${Cards} cards=${cards} size="mini" />`;
+  return count ? html`<span class="cards" aria-hidden="true">${Array.from({ length: count }, (_, i) => html`<${CardBack} key=${i} size="mini" />`)}</span>` : null;
+}
+
+function Entry({ entry, view, table }) {
+  if (entry.kind === "give") {
+    // A give names its receiver, and shows its cards to the two seats of its exchange.
+    const x = giveExchange(entry, view);
+    const count = giveCount(entry, view);
+    const text = x && table ? t("pre.log_give", { to: seatName(table, x.receiver), count }) : moveName(entry, view);
+    return html`<span class="entry"><${TaxCards} cards=${entry.cards} count=${count} />
+      <span class="entry-name">${text}</span></span>`;
+  }
+  return html`<span class="entry">${entry.cards.length ? html`<${Cards} cards=${entry.cards} size="mini" />` : null}
     <span class="entry-name">${moveName(entry, view)}</span></span>`;
+}
+
+// What the log tells before the first move: the tax's cards that moved by themselves at the
+// deal, each exchange's loser handing over their best cards (PRE-21) or the winner drawing
+// as many at random (PRE-20). {seat, node}: who did it, and the entry.
+function logLead(view, table) {
+  if (!view.exchanges || !view.exchanges.length) return [];
+  const best = view.tax_style === "best";
+  return view.exchanges.map((x) => ({
+    seat: best ? x.receiver : x.giver,
+    node: html`<span class="entry tax-taken"><${TaxCards} cards=${x.taken} count=${x.count} />
+      <span class="entry-name">${best ? t("pre.log_best", { to: seatName(table, x.giver), count: x.count })
+        : t("pre.log_drawn", { from: seatName(table, x.receiver), count: x.count })}</span></span>`,
+  }));
 }
 
 function Summary({ view, table }) {
@@ -119,8 +155,9 @@ export default {
   Centre,
   Controls,
   Entry,
+  logLead,
   Summary,
   banner,
-  // Cards received at the tax stay marked until played.
-  marked: (view) => new Set(view.tax_drawn.map((c) => c.c)),
+  // Cards received at the tax (taken, or given back to the loser) stay marked until played.
+  marked: (view) => new Set(ownExchange(view).got.map((c) => c.c)),
 };
