@@ -25,7 +25,7 @@ import functools
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, TypeAlias
 
 from shedkit.agents.douzero.checkpoint import WeightsError, read_checkpoint
 from shedkit.agents.douzero.encoding import POSITIONS, X_SIZE
@@ -58,7 +58,8 @@ WIDTH: Final = 512
 _Z_WIDTH: Final = 162
 _DENSE: Final = 6
 
-Array = NDArray[np.float32]
+# Explicit, so that a build without numpy (mypyc's) reads it as Any rather than an error.
+Array: TypeAlias = "NDArray[np.float32]"
 
 
 def param_shapes(position: str) -> dict[str, tuple[int, ...]]:
