@@ -38,9 +38,13 @@ $(BIN)/python:
 # it requires torch and rlcard, and the DouZero encoding cross-check
 # (tests/agents/douzero) imports only its numpy modules.
 DOUZERO := douzero==1.1.0
+# PyTorch for `shedkit train` ([train], in [dev]) and the DouZero bridging test: pinned to
+# the release whose CPU build pip finds on this project's machines (about 20 s and 1 GB in
+# the venv); a bare `torch` would fetch a CUDA build of several GB.
+TORCH := torch==2.13.0
 
 $(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[dev,docs]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,docs]' '$(TORCH)'
 	$(BIN)/python -m pip install --quiet --no-deps '$(DOUZERO)'
 	touch $@ $(SERVER_STAMP) $(DOCS_STAMP)
 
@@ -55,7 +59,7 @@ $(DOCS_STAMP): pyproject.toml | $(BIN)/python
 	touch $@
 
 $(BENCH_STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,bench]' '$(TORCH)'
 	touch $@
 
 run: $(if $(filter 1,$(COMPILED)),$(COMPILED_STAMP),$(SERVER_STAMP))
@@ -105,7 +109,7 @@ compiled: | $(COMPILED_BIN)/python
 	rm -rf $(WHEELHOUSE)
 	SHEDKIT_COMPILE=1 $(COMPILED_BIN)/python -m pip wheel --quiet --no-deps -w $(WHEELHOUSE) .
 	$(COMPILED_BIN)/python -m pip install --quiet --force-reinstall --no-deps $(WHEELHOUSE)/shedkit-*.whl
-	$(COMPILED_BIN)/python -m pip install --quiet "$$(ls $(WHEELHOUSE)/shedkit-*.whl)[dev,bench]"
+	$(COMPILED_BIN)/python -m pip install --quiet "$$(ls $(WHEELHOUSE)/shedkit-*.whl)[dev,bench]" '$(TORCH)'
 	$(COMPILED_BIN)/python -m pip install --quiet --no-deps '$(DOUZERO)'
 	$(COMPILED_BIN)/python -c "import sys, shedkit.core.compiled as c; sys.exit(c.main(['--require']))"
 	touch $(COMPILED_STAMP)

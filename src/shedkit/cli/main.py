@@ -21,15 +21,17 @@ from shedkit.cli.play_cmd import add_play_parser, run_play
 from shedkit.cli.replay_cmd import add_replay_parser, run_replay
 from shedkit.cli.rules_cmd import add_rules_parser, run_rules
 from shedkit.cli.serve_cmd import add_serve_parser, run_serve
+from shedkit.cli.train_cmd import add_train_parser, run_train
 from shedkit.core.compiled import describe
 from shedkit.core.errors import ShedkitError
 
 __all__ = ["build_parser", "main"]
 
 _DESCRIPTION = """\
-shedkit plays and studies shedding games (Dou Di Zhu, President, Dominoes):
-play a match against bots in the terminal, replay saved deals, host tables in
-the browser, or run bots against each other in an arena. Every deal is seeded
+shedkit plays and studies shedding games (Dou Di Zhu, President, Dominoes) and
+Tien Gow: play a match against bots in the terminal, replay saved deals, host
+tables in the browser, run bots against each other in an arena, or train a
+learned agent. Every deal is seeded
 and recorded, so any match can be replayed exactly.
 
 'shedkit COMMAND --help' describes a command and its options."""
@@ -53,6 +55,7 @@ def build_parser(game: str | None = None, serve_flags: bool = True) -> argparse.
     add_serve_parser(sub, serve_flags)
     add_arena_command(sub, games)
     add_bot_parser(sub)
+    add_train_parser(sub)
     return parser
 
 
@@ -82,6 +85,8 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             return run_arena_command(args, out, err)
         if args.command == "bot":
             return run_bot(args, out, err)
+        if args.command == "train":
+            return run_train(args, out, err)
         parser.print_help()
         return 2
     except ShedkitError as error:

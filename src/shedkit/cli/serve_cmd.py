@@ -1,6 +1,6 @@
 """``shedkit serve``: tables in the browser; needs the ``[server]`` extra.
 
-Its limits, clocks and cluster flags are the fields of
+Its limits, clocks, cluster and model flags are the fields of
 `shedkit.server.settings.Settings` whose metadata names a ``flag``: the flag's
 name, help and default come from the field, and the values given become a
 ``Settings`` in one step. The flags that are no field (where to listen, the
@@ -75,7 +75,8 @@ def add_serve_parser(sub: Any, flags: bool = True) -> argparse.ArgumentParser:
         "--host; '*' for any)",
     )
     group = serve.add_argument_group(
-        "settings", "the server's limits, clocks and cluster (shedkit.server.settings.Settings)"
+        "settings",
+        "the server's limits, clocks, cluster and bot models (shedkit.server.settings.Settings)",
     )
     hints = typing.get_type_hints(Settings)
     for field in _flag_fields(Settings):

@@ -18,6 +18,7 @@ EXTRAS: dict[str, str] = {
     "arena": "tournament statistics, ratings and plots (shedkit.arena)",
     "server": "the web table server (shedkit serve, shedkit.server)",
     "ray": "the arena's Ray backend (shedkit arena --backend ray)",
+    "train": "training DouZero-style agents (shedkit train), with PyTorch",
 }
 
 

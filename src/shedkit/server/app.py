@@ -121,7 +121,7 @@ class LeaveSeat(BaseModel):
     token: str
 
 
-def _tune_gc() -> None:
+def _tune_gc(models: tuple[str, ...] = ()) -> None:
     """Keep garbage-collection pauses out of move latency (a server process only).
 
     The games' action tables (built here, once) and the restored tables live as long
@@ -129,7 +129,7 @@ def _tune_gc() -> None:
     whose pause grows with the bots' caches, run after 1000 young ones instead of 10;
     almost all garbage here is freed by reference counting anyway.
     """
-    games_catalogue()
+    games_catalogue(models)
     gc.collect()
     gc.freeze()
     young, middle, _ = gc.get_threshold()
@@ -195,13 +195,15 @@ def create_app(
     the process's garbage collector for latency (``shedkit serve``).
     """
     base = settings or Settings()
+    # The server's models by name: the catalogue lists them, never their folders.
+    models = tuple(base.model_dirs)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         storage = Storage(db_url)
         node = Node(storage, bot_delay=bot_delay, away_after=away_after, settings=base)
         if tune_gc:
-            _tune_gc()
+            _tune_gc(models)
         app.state.node = node
         app.state.replays = replays = Replays(base.replay_cache, base.replays_per_minute)
         await node.open()
@@ -322,7 +324,7 @@ def create_app(
     @app.get("/api/games")
     async def games() -> list[Json]:
         """Games, presets with every option value, and the bots that play each."""
-        return games_catalogue()
+        return games_catalogue(models)
 
     @app.get("/api/howto/{game}")
     async def how_to_play(game: str, lang: str = "en") -> Json:

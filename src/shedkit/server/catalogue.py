@@ -11,7 +11,7 @@ from typing import Any, Final
 import shedkit
 from shedkit.core.options import options_to_dict
 from shedkit.protocol.views import SERIALIZERS, Json
-from shedkit.server.table import agents_for, default_agent
+from shedkit.server.table import agents_for, default_agent, model_games, model_misfit
 
 __all__ = ["GAME_TITLES", "games_catalogue"]
 
@@ -61,10 +61,16 @@ def _option_fields(options: Any, game_players: int) -> list[Json]:
 
 
 @functools.cache
-def games_catalogue() -> list[Json]:
+def games_catalogue(models: tuple[str, ...] = ()) -> list[Json]:
     """The games the server can host, their presets with every option's value, and the bots.
 
-    Built once per process: making every preset's game builds its action tables.
+    ``models`` are the names of the server's models (``Settings.model_dirs``): listed
+    among a game's ``agents`` where they play it, and in its ``models`` with the presets
+    they play (with the preset's options unchanged; a table of other options refuses
+    them, ``bad_bot`` with the reason ``model_rules``).
+
+    Built once per process and set of models: making every preset's game builds its
+    action tables.
     """
     out = []
     for name in sorted(SERIALIZERS):
@@ -72,9 +78,13 @@ def games_catalogue() -> list[Json]:
             continue
         game = shedkit.make(name)
         presets = {}
+        playable = []
         module = importlib.import_module(shedkit.GAMES[name].__module__)
         for preset in getattr(module, "PRESETS", {"standard": {}}):
-            presets[preset] = options_to_dict(shedkit.make(name, preset=preset).options)
+            made = shedkit.make(name, preset=preset)
+            presets[preset] = options_to_dict(made.options)
+            if models and name in model_games() and model_misfit(made) is None:
+                playable.append(preset)
         out.append(
             {
                 "name": name,
@@ -83,8 +93,11 @@ def games_catalogue() -> list[Json]:
                 "options": _option_fields(game.options, game.num_players),
                 # Seats at the table under the default options (an option may change it).
                 "players": game.num_players,
-                "agents": agents_for(name),
+                "agents": agents_for(name, models),
                 "default_agent": default_agent(name),
+                # The trained networks this server offers (`shedkit serve --model`), by the
+                # name players choose them by, and the presets whose rules they play.
+                "models": {m: {"presets": playable} for m in models} if playable else {},
             }
         )
     return out

@@ -26,7 +26,14 @@ from shedkit.server.ports import HeldRoom, Ownership, Receive
 from shedkit.server.room import Room, Services
 from shedkit.server.seats import SeatInfo
 from shedkit.server.storage import Storage
-from shedkit.server.table import DEFAULT_SPEED, SPEEDS, Table, agents_for, default_agent
+from shedkit.server.table import (
+    DEFAULT_SPEED,
+    SPEEDS,
+    Table,
+    agents_for,
+    default_agent,
+    model_misfit,
+)
 
 __all__ = ["CHANGES", "Lobby", "new_table_id"]
 
@@ -165,11 +172,20 @@ class Lobby:
         except (OptionError, TypeError) as err:
             raise ServerError("bad_option", str(err), data=_option_named(err, options)) from err
         bot = bot or default_agent(game)
-        if bot not in agents_for(game):
+        offered = agents_for(game, s.model_dirs)
+        if bot not in offered:
             raise ServerError(
                 "bad_bot",
-                f"agent {bot!r} does not play {game}; valid: {', '.join(agents_for(game))}",
+                f"agent {bot!r} does not play {game}; valid: {', '.join(offered)}",
                 data={"bot": bot},
+            )
+        misfit = model_misfit(made) if bot in s.model_dirs else None
+        if misfit is not None:
+            # A model plays the rules it was trained on: the preset's, without changes.
+            raise ServerError(
+                "bad_bot",
+                f"the model {bot!r} does not play these rules: {misfit}",
+                data={"bot": bot, "reason": "model_rules"},
             )
         n = made.num_players
         _check_table(s.bot_only_max_deals, n, bots, deals, target, turn_clock, speed, card_counter)
@@ -217,9 +233,26 @@ class Lobby:
             self.rooms[table_id] = room
 
     def restored(self, table_id: str, data: Json) -> Room:
-        """A room rebuilt from its stored row and deals (not yet served)."""
+        """A room rebuilt from its stored row and deals (not yet served).
+
+        A seat whose bot this server does not offer (a model no longer served with
+        ``--model``, an uninstalled package's bot) gets the game's default bot.
+        """
         deals = self.storage.load_deals(table_id)
-        return Room(Table.from_data(table_id, data, deals, self.settings), self.services)
+        table = Table.from_data(table_id, data, deals, self.settings)
+        offered = agents_for(table.game_name, self.settings.model_dirs)
+        for seat, info in enumerate(table.seats):
+            if info.bot not in offered:
+                stand_in = default_agent(table.game_name)
+                log.warning(
+                    "table %s: bot %r is not offered here; %s plays seat %d",
+                    table_id,
+                    info.bot,
+                    stand_in,
+                    seat,
+                )
+                info.bot = stand_in
+        return Room(table, self.services)
 
     def add(self, room: HeldRoom) -> None:
         """Serve ``room`` here (a table this node just took over), its bots and clocks going."""

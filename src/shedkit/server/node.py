@@ -82,7 +82,7 @@ class Node:
         )
         self.storage = storage
         self.counters = Counters()
-        self.pool = BotPool(self.settings.bot_workers or None)
+        self.pool = BotPool(self.settings.bot_workers or None, self.settings.model_dirs)
         self.services = Services(self.settings, storage, self.pool, self.counters)
         self.lobby = Lobby(self.services, storage)
         self.limits: Limits = LocalLimits(self.settings)

@@ -470,8 +470,14 @@ class Room:
                 self._bot_move(seat)
 
     def _thinks_long(self, seat: int) -> bool:
-        """True when the seat's bot computes its moves in the bot pool."""
-        if self.table.seats[seat].bot in self.settings.pooled_agents:
+        """True when the seat's bot computes its moves in the bot pool.
+
+        The server's models (``--model``) always do: a network's move takes from a
+        millisecond to tens of them by the moves it scores, on numpy's threads besides
+        (`shedkit.server.bots`).
+        """
+        bot = self.table.seats[seat].bot
+        if bot in self.settings.pooled_agents or bot in self.settings.model_dirs:
             return True
         return bool(getattr(self.table.agent(seat), "thinks_long", False))
 

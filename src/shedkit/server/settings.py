@@ -6,19 +6,26 @@ table waits for a player, how many tables a client may open, how big a request m
 
 from __future__ import annotations
 
+import functools
+import os
 import re
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final, TypeVar
 
+import shedkit
+from shedkit.agents.base import AGENTS, load_entry_points, make_agent
 from shedkit.server.logs import FORMATS as LOG_FORMATS
 
-__all__ = ["LOOPBACK_HOSTS", "MAX_KEYS", "Buckets", "Settings", "TokenBucket"]
+__all__ = ["LOOPBACK_HOSTS", "MAX_KEYS", "MODEL_NAME", "Buckets", "Settings", "TokenBucket"]
 
 #: Host names a server bound to loopback answers to by default.
 LOOPBACK_HOSTS: Final = ("localhost", "127.0.0.1", "::1", "[::1]")
 #: A cluster node's name.
 NODE_ID: Final = re.compile(r"[A-Za-z0-9_-]{1,32}")
+#: The name a model is offered under (``--model NAME=DIR``): the bot level players choose.
+MODEL_NAME: Final = re.compile(r"[A-Za-z0-9_-]{1,32}")
 
 _T = TypeVar("_T")
 
@@ -46,7 +53,10 @@ class Settings:
     served (``("*",)``: any). Bots that think long (search levels) move in ``bot_workers``
     processes of their own (0: the cores but one, at most 4); a move not back within
     ``bot_think_limit`` seconds is made by the greedy bot instead. ``pooled_agents`` names
-    further agents whose moves go to those processes.
+    further agents whose moves go to those processes. ``models`` are DouZero-style
+    networks offered as bot levels at the Dou Di Zhu tables, ``NAME=DIR`` each
+    (`model_dirs`): players choose one by its name, never by its folder; their moves go
+    to those processes too.
 
     A field whose metadata names a ``flag`` is that flag of ``shedkit serve``, with the
     metadata's ``help`` (and ``metavar``, ``choices``) and the field's default.
@@ -105,6 +115,16 @@ class Settings:
     )
     bot_think_limit: float = 15.0
     pooled_agents: tuple[str, ...] = ()
+    models: tuple[str, ...] = _flag(
+        (),
+        "--model",
+        "offer the DouZero-style model in folder DIR (landlord, landlord_up and "
+        "landlord_down as .npz or .ckpt, optionally bidding.npz) as the bot level NAME at "
+        "the Dou Di Zhu tables of the three-player standard rules; players choose it by "
+        "NAME, never by its folder (repeatable; the weights are read once at start-up to "
+        "check them)",
+        metavar="NAME=DIR",
+    )
     # WebSockets open at once per client (cookie), per address and per table.
     ws_per_client: int = _flag(
         16, "--ws-per-client", "WebSockets one browser (its cookie) may hold open", metavar="N"
@@ -210,6 +230,64 @@ class Settings:
                 )
             if not 0.5 <= self.lease_ttl <= 300:
                 raise ValueError(f"--lease is 0.5 to 300 seconds, not {self.lease_ttl:g}")
+        for name, folder in self.model_dirs.items():
+            _check_weights(name, folder)
+
+    @functools.cached_property
+    def model_dirs(self) -> Mapping[str, str]:
+        """The models offered (``models``): each name and its weights folder, made absolute.
+
+        `ValueError` for an item that is not ``NAME=DIR``, a name that is not 1 to 32
+        letters, digits, ``-`` or ``_``, one given twice or already a bot's (``greedy``,
+        ``hard``, an installed package's; letter case aside), or a folder that is none.
+        """
+        return _model_dirs(self.models)
+
+
+def _model_dirs(items: tuple[str, ...]) -> dict[str, str]:
+    """``NAME=DIR`` items as names and absolute folders, each checked (`Settings.model_dirs`)."""
+    found: dict[str, str] = {}
+    if not items:
+        return found
+    try:
+        load_entry_points()  # an installed package's bot names are taken too
+    except ValueError as err:
+        raise ValueError(f"--model: the installed bots cannot be listed: {err}") from err
+    taken = {name.lower(): name for name in AGENTS}
+    for item in items:
+        name, equals, folder = item.partition("=")
+        if not equals or not name or not folder:
+            raise ValueError(f"--model is NAME=DIR (e.g. --model dz=models/douzero), not {item!r}")
+        if not MODEL_NAME.fullmatch(name):
+            raise ValueError(
+                f"--model {item!r}: NAME is 1 to 32 letters, digits, '-' or '_', not {name!r}"
+            )
+        clash = next((n for n in found if n.lower() == name.lower()), None)
+        if clash is not None:
+            raise ValueError(f"--model {item!r}: another model is named {clash!r} already")
+        clash = taken.get(name.lower())
+        if clash is not None:
+            raise ValueError(f"--model {item!r}: {clash!r} is a bot's name already; choose another")
+        path = os.path.abspath(os.path.expanduser(folder))
+        if not os.path.isdir(path):
+            raise ValueError(f"--model {item!r}: {folder!r} is not a folder")
+        found[name] = path
+    return found
+
+
+def _check_weights(name: str, folder: str) -> None:
+    """Read a model's weights once, as its bot would: `ValueError` in one line if they fail.
+
+    The networks read stay cached (`shedkit.agents.douzero.model.cached_net`), so a copy
+    of the settings (`dataclasses.replace`) does not read them again.
+    """
+    try:
+        make_agent("douzero", shedkit.make("doudizhu"), 0, weights=folder)
+    except ImportError as err:  # numpy missing: the message says what to install
+        raise ValueError(f"--model {name}: {err}") from err
+    except Exception as err:  # unreadable, refused or not DouZero's networks
+        text = " ".join(str(err).split())
+        raise ValueError(f"--model {name}={folder}: {text}") from err
 
 
 @dataclass(slots=True)

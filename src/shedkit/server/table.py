@@ -18,13 +18,14 @@ import hashlib
 import secrets
 import time
 from collections import deque
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Final
 
 import shedkit
 from shedkit.agents import AGENTS, Agent, make_agent
-from shedkit.agents.base import load_entry_points
-from shedkit.core.errors import IllegalMoveError, InvalidMoveError
+from shedkit.agents.base import AGENTS_WITH_ARGUMENT, load_entry_points
+from shedkit.core.errors import IllegalMoveError, InvalidMoveError, OptionError
 from shedkit.core.match import Match
 from shedkit.core.options import options_to_dict
 from shedkit.core.rng import derive_seed
@@ -44,6 +45,8 @@ __all__ = [
     "agents_for",
     "commitment",
     "default_agent",
+    "model_games",
+    "model_misfit",
     "summary_line",
 ]
 
@@ -61,14 +64,44 @@ def commitment(seed: int) -> str:
     return hashlib.sha256(str(seed).encode()).hexdigest()
 
 
-def agents_for(game_name: str) -> list[str]:
-    """Names of the registered agents that play ``game_name`` at a table.
+def agents_for(game_name: str, models: Iterable[str] = ()) -> list[str]:
+    """Names of the agents that play ``game_name`` at a table: the registered ones, sorted,
+    then the server's ``models`` (``Settings.model_dirs``) where they play that game.
 
-    Installed packages' agents (entry points) count; import paths and ``cmd:`` programs
-    never do: nobody can make the server import a module or run a program.
+    Installed packages' agents (entry points) count; import paths, ``cmd:`` programs and
+    agents that take an argument (``douzero:DIR``) never do: nobody can make the server
+    import a module, run a program or read a folder. A model is named by the name the
+    server offers it under, never by its folder.
     """
     load_entry_points()
-    return sorted(n for n, by_game in AGENTS.items() if game_name in by_game or "*" in by_game)
+    names = sorted(n for n, by_game in AGENTS.items() if game_name in by_game or "*" in by_game)
+    if game_name in model_games():
+        names += [m for m in models if m not in names]
+    return names
+
+
+def model_games() -> frozenset[str]:
+    """The games a model (``shedkit serve --model``) plays: those of the ``douzero`` agent."""
+    return frozenset(AGENTS_WITH_ARGUMENT.get("douzero", ("", {}))[1])
+
+
+def model_misfit(game: Any) -> str | None:
+    """Why a model cannot play ``game`` under its options, or None if it can.
+
+    DouZero's networks play three-player Dou Di Zhu under the standard card-play rules
+    (`shedkit.agents.douzero.encoding.check_rules`); the auction's and the scoring's
+    options are the table's.
+    """
+    if game.name not in model_games():
+        return f"the models play {', '.join(sorted(model_games()))}, not {game.name}"
+    # numpy's: imported only once a server offers a model (its settings read the weights).
+    from shedkit.agents.douzero.encoding import check_rules
+
+    try:
+        check_rules(game.options)
+    except OptionError as err:
+        return str(err)
+    return None
 
 
 def default_agent(game_name: str) -> str:

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from douzero_env import douzero_game, game_module
 
 import shedkit
 from shedkit.agents import GreedyDouDizhu, RandomAgent
@@ -25,36 +26,18 @@ from shedkit.agents.douzero.encoding import (
     douzero_cards,
     encode,
     legal_actions,
-    position_of,
 )
 from shedkit.core.errors import OptionError
-from shedkit.doudizhu.combos import card_rank
 
 env_module = pytest.importorskip(
     "douzero.env.env",
     reason="douzero is not installed (make installs it: pip install --no-deps douzero==1.1.0)",
 )
-game_module = pytest.importorskip("douzero.env.game")
 move_detector = pytest.importorskip("douzero.env.move_detector")
 move_generator = pytest.importorskip("douzero.env.move_generator")
 
 DECK = [v for v in range(3, 15) for _ in range(4)] + [17] * 4 + [20, 30]
 POSITIONS_WANTED = 5000
-
-
-def douzero_game(state: Any) -> Any:
-    """DouZero's game at the start of ``state``'s card play (after shedkit's auction)."""
-    landlord = state.landlord
-    players = {p: env_module.DummyAgent(p) for p in ("landlord", "landlord_up", "landlord_down")}
-    env = game_module.GameEnv(players)
-    hands = {position_of(s, landlord): state.hand(s) for s in range(3)}
-    env.card_play_init(
-        {
-            **{p: douzero_cards(card_rank(c) for c in h) for p, h in hands.items()},
-            "three_landlord_cards": douzero_cards(card_rank(c) for c in state.kitty),
-        }
-    )
-    return env
 
 
 def compare(view: Any, infoset: Any) -> None:

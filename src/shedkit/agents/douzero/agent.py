@@ -19,6 +19,10 @@ nearly every position; where they do not:
   same cards, and the shedkit moves it lacks are appended.
 
 A single legal move is played without scoring, as DouZero's ``DeepAgent`` does.
+
+DouZero has no auction. A weights folder that also holds ``bidding.npz`` (or
+``bidding.ckpt``), written by ``shedkit train doudizhu --bid``, bids with that
+network (`shedkit.agents.douzero.bidding`); otherwise the agent bids as ``greedy``.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ import os
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Final
 
+from shedkit.agents.douzero.bidding import BidNet, bid_features
 from shedkit.agents.douzero.encoding import (
     BOMB,
     CHAIN,
@@ -54,7 +59,14 @@ from shedkit.agents.douzero.encoding import (
     position_of,
     rival_of,
 )
-from shedkit.agents.douzero.model import DouZeroNet, WeightsError, cached_net, weights_files
+from shedkit.agents.douzero.model import (
+    DouZeroNet,
+    WeightsError,
+    bidding_file,
+    cached_net,
+    load_weights,
+    weights_files,
+)
 from shedkit.agents.greedy_doudizhu import GreedyDouDizhu
 from shedkit.core.errors import OptionError
 from shedkit.doudizhu.combos import Move, card_rank
@@ -117,10 +129,10 @@ class DouZeroAgent:
     """DouZero's networks behind the [`Agent`][shedkit.agents.Agent] protocol.
 
     ``weights`` is a folder of the three positions' weights files, or the
-    networks by position. DouZero has no auction: the agent bids as the
-    ``greedy`` agent does (it hands the auction to a
-    [`GreedyDouDizhu`][shedkit.agents.GreedyDouDizhu] made with its seed). Card
-    play is deterministic: the same view gives the same move.
+    networks by position (and ``"bidding"``: a `BidNet`, optional). Without a
+    bidding network the agent bids as the ``greedy`` agent does (it hands the
+    auction to a [`GreedyDouDizhu`][shedkit.agents.GreedyDouDizhu] made with its
+    seed). Play is deterministic: the same view gives the same move.
     """
 
     name = "douzero"
@@ -130,7 +142,7 @@ class DouZeroAgent:
         game: DouDizhu | None = None,
         seed: int = 0,
         *,
-        weights: str | os.PathLike[str] | Mapping[str, DouZeroNet],
+        weights: str | os.PathLike[str] | Mapping[str, DouZeroNet | BidNet],
     ) -> None:
         if game is not None:
             if game.name != "doudizhu":
@@ -138,27 +150,41 @@ class DouZeroAgent:
             check_rules(game.options)
         self.seed = seed
         self._bidder = GreedyDouDizhu(game, seed)
+        self.bid_net: BidNet | None
         if isinstance(weights, Mapping):
             missing = [p for p in POSITIONS if p not in weights]
             if missing:
                 raise WeightsError(f"douzero weights: no network for {', '.join(missing)}")
-            self.nets = {p: weights[p] for p in POSITIONS}
+            self.nets: dict[str, DouZeroNet] = {}
+            for position in POSITIONS:
+                net = weights[position]
+                if not isinstance(net, DouZeroNet):
+                    raise WeightsError(f"douzero weights: the {position} network is not one")
+                self.nets[position] = net
+            bidder = weights.get("bidding")
+            if bidder is not None and not isinstance(bidder, BidNet):
+                raise WeightsError("douzero weights: 'bidding' is not a BidNet")
+            self.bid_net = bidder
         else:
             if not str(weights):
                 raise OptionError("douzero needs its weights folder: douzero:DIR")
             files = weights_files(weights)
             self.nets = {p: cached_net(files[p], p) for p in POSITIONS}
+            bid_path = bidding_file(weights)
+            self.bid_net = None if bid_path is None else BidNet(load_weights(bid_path))
         for position, net in self.nets.items():
             if net.x_size != X_SIZE[position]:
                 raise WeightsError(f"douzero weights: the {position} network is another's")
 
     def act(self, view: View) -> Move:
-        """Return one of ``view.legal_moves``: greedy's bid, or the network's best play."""
+        """Return one of ``view.legal_moves``: the best bid or play by the networks."""
         legal = view.legal_moves
         if not legal:
             raise ValueError("no legal move in this view: it is not this seat's turn")
         if view.phase == "auction":
-            return self._bidder.act(view)
+            if self.bid_net is None or len(legal) == 1:
+                return self._bidder.act(view)
+            return legal[int(self.bid_net.values(bid_features(view)).argmax())]
         if len(legal) == 1:
             return legal[0]
         check_rules(view.options)

@@ -65,6 +65,7 @@ __all__ = [
     "X_SIZE",
     "Observation",
     "action_type",
+    "card_counts_row",
     "card_play",
     "check_rules",
     "douzero_cards",
@@ -409,6 +410,15 @@ def _rows_of_counts(counts: NDArray[np.intp]) -> NDArray[np.int8]:
     suited = _FILL[np.minimum(counts[:, :13], 4)].reshape(len(counts), 52)
     jokers = (counts[:, 13:] > 0).astype(np.int8)
     return np.concatenate([suited, jokers], axis=1)
+
+
+def card_counts_row(ranks: Iterable[int]) -> NDArray[np.int8]:
+    """DouZero's 54 values of a set of cards given by their shedkit ranks."""
+    counts = np.zeros((1, NRANKS), dtype=np.intp)
+    for r in ranks:
+        counts[0, r] += 1
+    row: NDArray[np.int8] = _rows_of_counts(counts)[0]
+    return row
 
 
 def _one_hot(index: int, size: int) -> NDArray[np.int8]:

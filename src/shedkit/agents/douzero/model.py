@@ -43,6 +43,7 @@ __all__ = [
     "WIDTH",
     "DouZeroNet",
     "WeightsError",
+    "bidding_file",
     "cached_net",
     "load_net",
     "load_weights",
@@ -229,6 +230,16 @@ def weights_files(directory: str | os.PathLike[str]) -> dict[str, Path]:
         names = ", ".join(f"{p}.ckpt" for p in missing)
         raise WeightsError(f"douzero weights: {folder} has no {names} (nor .npz of those names)")
     return found
+
+
+def bidding_file(directory: str | os.PathLike[str]) -> Path | None:
+    """The bidding network's file in ``directory`` (``bidding.npz`` or ``.ckpt``), if any."""
+    folder = Path(directory).expanduser()
+    for suffix in (".npz", ".ckpt"):
+        path = folder / f"bidding{suffix}"
+        if path.is_file():
+            return path
+    return None
 
 
 @functools.lru_cache(maxsize=6)

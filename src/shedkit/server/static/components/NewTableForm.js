@@ -36,9 +36,24 @@ function Presets({ game, value, onPreset }) {
   </fieldset>`;
 }
 
+// A model the server offers (shedkit serve --model NAME=DIR) is named by the server's
+// operator: its name as given, marked as a model, shown only under the presets it plays.
+function botLabel(game, a) {
+  if (game.models && game.models[a]) return t("lobby.form.bot_model", { name: a });
+  return has(`level.${a}.label`) ? t(`level.${a}.label`) : a;
+}
+
+function botHelp(game, a) {
+  if (game.models && game.models[a]) return t("lobby.form.bot_model_help");
+  return has(`level.${a}.help`) ? t(`level.${a}.help`) : "";
+}
+
 function Bots({ game, form, seats, onBots, onBot }) {
   const levels = LEVELS.filter((l) => game.agents.includes(l));
-  const others = game.agents.filter((a) => !levels.includes(a));
+  const models = game.models || {};
+  const others = game.agents.filter(
+    (a) => !levels.includes(a) && (!models[a] || models[a].presets.includes(form.preset)),
+  );
   return html`<fieldset class="bots">
     <legend>${t("lobby.form.bots_heading")}</legend>
     <div class="field">
@@ -55,8 +70,7 @@ function Bots({ game, form, seats, onBots, onBot }) {
       <summary>${t("lobby.form.bot_other")}</summary>
       <div class="choices compact">
         ${others.map((a) => html`<${Choice} key=${a} name="bot" value=${a} checked=${form.bot === a}
-          label=${has(`level.${a}.label`) ? t(`level.${a}.label`) : a}
-          help=${has(`level.${a}.help`) ? t(`level.${a}.help`) : ""} onPick=${onBot} />`)}
+          label=${botLabel(game, a)} help=${botHelp(game, a)} onPick=${onBot} />`)}
       </div>
     </details>` : null}
   </fieldset>`;
