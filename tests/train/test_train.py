@@ -138,6 +138,14 @@ def test_command_line_trains_and_plots(tmp_path: Path, capsys: pytest.CaptureFix
     artifacts = Path("build/test-artifacts")
     artifacts.mkdir(parents=True, exist_ok=True)
     (artifacts / "train-progress-tiny.png").write_bytes(picture.read_bytes())
+    half = tmp_path / "half"
+    assert main(["train", "export", str(out), "--out", str(half), "--float16"]) == 0
+    for p in POSITIONS:
+        saved = np.load(half / f"{p}.npz")
+        assert all(saved[k].dtype == np.float16 for k in saved.files)
+        full = load_weights(out / f"{p}.npz")
+        assert all(np.allclose(saved[k], full[k], atol=1e-3) for k in saved.files)
+    play_deal(DouZeroAgent(shedkit.make("doudizhu"), 0, weights=half), 3, auction=False)
     assert main(["train", "plot", str(tmp_path)]) == 2
     assert "no history.jsonl" in capsys.readouterr().err
     assert main(["train", "doudizhu", "--out", str(out)]) == 2

@@ -1,5 +1,6 @@
-"""``shedkit train doudizhu``: Deep Monte-Carlo self-play (`shedkit.train.dmc`), and
-``shedkit train plot DIR``: a run's win rates against ``greedy`` by training time."""
+"""``shedkit train doudizhu``: Deep Monte-Carlo self-play (`shedkit.train.dmc`);
+``shedkit train plot DIR``: a run's win rates against ``greedy`` by training time;
+``shedkit train export DIR --out MODEL``: its networks as a model folder (float16 too)."""
 
 from __future__ import annotations
 
@@ -75,6 +76,16 @@ def add_train_parser(sub: Any) -> argparse.ArgumentParser:
     )
     ddz.add_argument("--seed", type=int, default=0, help="the self-play deals' seed base")
     ddz.add_argument("--threads", type=int, default=1, help="the learner's PyTorch threads")
+    export = what.add_parser(
+        "export",
+        help="copy a run's networks (or a snapshot's) as a model folder, float16 if asked",
+        description="Write the networks of FOLDER (a run, or one of its snapshots/) into "
+        "--out as .npz files that douzero:DIR plays: float32, or float16 with --float16 "
+        "(half the size; the model then plays on the rounded weights).",
+    )
+    export.add_argument("folder", type=Path, help="a shedkit train folder or snapshot")
+    export.add_argument("--out", required=True, type=Path, help="the model folder to write")
+    export.add_argument("--float16", action="store_true", help="store the weights as float16")
     plot = what.add_parser("plot", help="draw a run's win rates against greedy by training time")
     plot.add_argument("folder", type=Path, help="a shedkit train folder")
     plot.add_argument("--output", type=Path, help="the picture (default FOLDER/progress.png)")
@@ -105,6 +116,30 @@ def _line(p: Any) -> str:
     return text
 
 
+def _export(args: argparse.Namespace, out: Console) -> int:
+    """``shedkit train export``: the networks of a run or snapshot as a model folder."""
+    from shedkit.agents.douzero.model import (
+        bidding_file,
+        load_weights,
+        save_npz,
+        weights_files,
+    )
+
+    files = dict(weights_files(args.folder))
+    bidding = bidding_file(args.folder)
+    if bidding is not None:
+        files["bidding"] = bidding
+    args.out.mkdir(parents=True, exist_ok=True)
+    size = 0
+    for name, path in files.items():
+        target = args.out / f"{name}.npz"
+        save_npz(load_weights(path), target, half=args.float16)
+        size += target.stat().st_size
+    kind = "float16" if args.float16 else "float32"
+    out.print(f"wrote {len(files)} networks ({kind}, {size / 1e6:.1f} MB) to {args.out}")
+    return 0
+
+
 def run_train(args: argparse.Namespace, out: Console, err: Console) -> int:
     """Run ``shedkit train``."""
     if args.train_target == "plot":
@@ -113,6 +148,8 @@ def run_train(args: argparse.Namespace, out: Console, err: Console) -> int:
         path = plot_history(args.folder, args.output)
         out.print(f"wrote {path}")
         return 0
+    if args.train_target == "export":
+        return _export(args, out)
     if args.train_target != "doudizhu":
         raise OptionError("say what to train: shedkit train doudizhu --out DIR (or plot DIR)")
     from shedkit.core.extras import require_extra

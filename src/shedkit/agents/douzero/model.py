@@ -183,9 +183,20 @@ def random_params(position: str, seed: int = 0) -> dict[str, Array]:
     return out
 
 
-def save_npz(params: Mapping[str, NDArray[Any]], path: str | os.PathLike[str]) -> None:
-    """Write ``params`` (name → array) as a ``.npz`` weights file (float32: nothing pickled)."""
-    arrays: dict[str, Any] = {k: np.asarray(v, dtype=np.float32) for k, v in params.items()}
+def save_npz(
+    params: Mapping[str, NDArray[Any]], path: str | os.PathLike[str], *, half: bool = False
+) -> None:
+    """Write ``params`` (name → array) as a ``.npz`` weights file (nothing pickled).
+
+    float32, or float16 with ``half`` (half the size; the networks compute in float32
+    on the rounded weights, so a model is measured as it is shipped).
+    """
+    dtype = np.float16 if half else np.float32
+    arrays: dict[str, Any] = {k: np.asarray(v, dtype=dtype) for k, v in params.items()}
+    if half:
+        peak = max((float(np.max(np.abs(v))) for v in params.values()), default=0.0)
+        if peak > float(np.finfo(np.float16).max):
+            raise WeightsError(f"a weight of {peak:g} does not fit float16")
     np.savez(Path(path), **arrays)
 
 
