@@ -7,6 +7,8 @@
   const small = new Map();
   let checks = 0;
   let moves = 0;
+  // Selectors a test asked to be told about: how many checks saw each on the page.
+  const watched = new Map();
   let pauseAt = Infinity;
   let pauseAtPlay = false;
   let paused = false;
@@ -55,6 +57,7 @@
     const felt = document.querySelector(".room .felt");
     if (!felt || document.querySelector(".overlay")) return;
     checks += 1;
+    for (const [sel, n] of watched) if (document.querySelector(sel)) watched.set(sel, n + 1);
     const feltBox = box(felt);
     const parts = reserved().map((el) => [el, box(el)]);
     const hand = document.querySelector(".me-area");
@@ -74,8 +77,9 @@
       }
     }
     if (document.documentElement.scrollWidth > innerWidth + 1) note("scrolls sideways", "page", `${document.documentElement.scrollWidth}px`);
-    // What a player needs during a trick is on the first screen: the buttons, the aids.
-    for (const el of document.querySelectorAll(".me-area .controls button, .me-area .auction button, .felt .aids button")) {
+    // What a player needs during a trick is on the first screen: the buttons (the tax's
+    // too), the aids.
+    for (const el of document.querySelectorAll(".me-area .controls button, .me-area .auction button, .me-area .tax-dialog button, .felt .aids button")) {
       if (!shown(el)) continue;
       const r = box(el);
       if (r.left < -1 || r.right > innerWidth + 1 || r.top + y0 < -1 || r.bottom + y0 > innerHeight + 1) {
@@ -139,7 +143,8 @@
     const s = window.shedkit && window.shedkit.state;
     if (!s || !s.view || s.view.is_over || s.you === null || s.view.current_player !== s.you || !s.view.legal.length) return;
     if (s.state_id === acted) return;
-    if (move() >= pauseAt && (!pauseAtPlay || s.view.phase === "play")) { paused = true; return; }
+    // A page fed a position (window.__layoutHold, set before its scripts) never plays.
+    if (window.__layoutHold || (move() >= pauseAt && (!pauseAtPlay || s.view.phase === "play"))) { paused = true; return; }
     acted = s.state_id;
     moves += 1;
     // The bids come highest last, then "no bid"; to be the landlord, bid the most.
@@ -177,12 +182,14 @@
   addEventListener("resize", schedule);
 
   window.__layout = {
-    reset() { found.length = 0; seen.clear(); small.clear(); checks = 0; moves = 0; acted = null; },
+    reset() { found.length = 0; seen.clear(); small.clear(); checks = 0; moves = 0; acted = null; watched.clear(); },
+    // Count the checks that find `sel` on the page (result().watched[sel]).
+    watch(sel) { watched.set(sel, 0); },
     // Stop on the viewer's turn once `n` moves are made (`atPlay`: and the auction is over;
     // it then bids the most, to be the landlord).
     pauseAt(n, atPlay = false) { pauseAt = n; pauseAtPlay = atPlay; paused = false; acted = null; schedule(); },
     resume() { pauseAt = Infinity; paused = false; schedule(); },
     get paused() { return paused; },
-    result: () => ({ found: [...found], small: [...small.values()], checks, moves }),
+    result: () => ({ found: [...found], small: [...small.values()], checks, moves, watched: Object.fromEntries(watched) }),
   };
 })();

@@ -244,6 +244,29 @@ LAYOUT_CHECK = """async ({widths, n}) => {
             a.y < b.y + b.h - 0.01 && b.y < a.y + a.h - 0.01) bad.push(['overlap', w, a, b]);
       });
     });
+    // Each tile touches the one before it on the line (a turn's corner tile included), along
+    // half a short side at least: no row starts anew away from the last.
+    const at = Object.fromEntries(lay.tiles.map((t) => [t.id, t]));
+    const pairs = line.main.slice(1).map((_, i) => [`m${i}`, `m${i + 1}`]);
+    if (line.spinner != null) {
+      for (const arm of ['u', 'd']) {
+        const k = (arm === 'u' ? line.up : line.down).length;
+        for (let i = 0; i < k; i++) {
+          pairs.push([i ? `${arm}${i - 1}` : `m${line.spinner}`, `${arm}${i}`]);
+        }
+      }
+    }
+    for (const [p, q] of pairs) {
+      const a = at[p], b = at[q];
+      const dx = Math.max(0, b.x - a.x - a.w, a.x - b.x - b.w);
+      const dy = Math.max(0, b.y - a.y - a.h, a.y - b.y - b.h);
+      const ox = Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x);
+      const oy = Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y);
+      const along = dx > 0 ? oy : dy > 0 ? ox : Math.max(ox, oy);
+      if (Math.max(dx, dy) > 0.07 * lay.unit || along < 0.5 * lay.unit - 0.01) {
+        bad.push(['apart', w, centre, p, q]);
+      }
+    }
   }
   return bad.slice(0, 5);
 }"""
@@ -256,6 +279,8 @@ def lead_index(view: dict[str, Any]) -> int:
 
 
 def test_layout_is_pure_and_never_overlaps(browser: Any, base_url: str) -> None:
+    """The line laid out by the pure function at many widths: nothing overlaps or leaves the
+    box, and each tile touches the one before it (the snake turns with a corner tile)."""
     page, errors = open_demo(browser, base_url, 390, "?fixture=draw-mid-hand")
     try:
         for name in NAMES:

@@ -13,17 +13,33 @@ every size, mid-deal: ``build/test-artifacts/layout-<game>-<lang>-<w>x<h>.png``.
 
 The phone hand: at 360 px a 20-card Dou Di Zhu landlord hand shows every card's corner
 whole, and a tap on it selects that card.
+
+Positions fed to the page (its socket answered by the test with a state the server sent, the
+view the engine's): a phone's notices show over the middle of the felt, clear of the seats
+along its top (``layout-toasts-<n>p-<w>x<h>.png``); at 1920 x 1080 the avatars, names, cards
+and tiles are larger than at 1366 x 768 and nothing collides (``layout-grows-<game>-*.png``);
+President's tax for five at 390 x 844, for the giver, the one waiting and after the gives
+(``layout-tax-{give,wait,done}-<style>-<lang>-390x844.png``). A five-seat match with the tax
+is also played through the page into the second deal's exchanges, checked as the deals are
+(``layout-tax-<style>-<lang>-390x844.png``).
 """
 
 from __future__ import annotations
 
+import copy
+import json
 import os
+import random
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+import shedkit
+from shedkit.protocol.views import serialize_view
+from tests.client.test_table_pace import seated_state
 from tests.server.browser import ARTIFACTS, CHROMIUM, take_seat
 from tests.server.live import TEST_SETTINGS, LiveServer
 
@@ -234,5 +250,316 @@ def test_phone_hand_shows_every_corner_and_taps_land(
         page.screenshot(path=str(ARTIFACTS / f"layout-phone-hand-selected-{lang}-360.png"))
         hand_box = page.locator(".me-area .hand").bounding_box()
         assert hand_box["y"] + hand_box["height"] <= 740
+    finally:
+        page.context.close()
+
+
+def feed(page: Any, live: LiveServer, state: dict[str, Any]) -> None:
+    """Open the table page of ``state`` with its socket fed that state (Playwright's
+    ``route_web_socket``): a position drawn as the server sends it, that no bot moves on.
+    ``page.feed(new)`` sends it another."""
+    sockets: list[Any] = []
+
+    def answer(ws: Any) -> None:
+        ws.on_message(lambda message: None)
+        sockets.append(ws)
+        ws.send(json.dumps(state))
+
+    def send(new: dict[str, Any]) -> None:
+        sockets[-1].send(json.dumps(new))
+        page.wait_for_function("id => window.shedkit.state.state_id === id", arg=new["state_id"])
+
+    page.route_web_socket(re.compile(r"/ws/"), answer)
+    page.feed = send
+    # The checker plays no turn: the position stays as fed.
+    page.add_init_script("window.__layoutHold = true;")
+    page.goto(live.url + f"/t/{state['table']['id']}")
+    page.wait_for_selector(".seat")
+
+
+def mid_trick(live: LiveServer, game: str, moves: int, **body: Any) -> dict[str, Any]:
+    """A state the server sent seat 0 at a new table, its view replaced by the engine's view
+    for seat 0 of a seeded deal ``moves`` moves in (a random legal move each)."""
+    state = seated_state(live, game, **body)
+    options = body.get("options", {})
+    deal = shedkit.make(game, preset=body.get("preset", "standard"), **options).new_deal(seed=21)
+    rng = random.Random(21)
+    for _ in range(moves):
+        deal.apply(rng.choice(deal.legal_moves()))
+    state["view"] = serialize_view(game, deal.view(0))
+    return state
+
+
+def boxes(page: Any, selector: str) -> list[dict[str, Any]]:
+    """The shown elements matching ``selector``, as boxes named by their class."""
+    found: list[dict[str, Any]] = page.evaluate(
+        """sel => [...document.querySelectorAll(sel)].map((el) => {
+          const r = el.getBoundingClientRect();
+          const seat = el.closest('.seat');
+          return { x: r.left, y: r.top, w: r.width, h: r.height,
+            what: `${seat ? `seat ${seat.dataset.seat} ` : ''}${el.className}` };
+        }).filter((b) => b.w > 0 && b.h > 0)""",
+        selector,
+    )
+    return found
+
+
+def covers(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    return (
+        a["x"] < b["x"] + b["w"] - 1
+        and b["x"] < a["x"] + a["w"] - 1
+        and a["y"] < b["y"] + b["h"] - 1
+        and b["y"] < a["y"] + a["h"] - 1
+    )
+
+
+#: What a seat shows of itself: nothing laid over the felt may cover these.
+SEAT_PARTS = (
+    ".felt .seat .avatar-box, .felt .seat .seat-name, .felt .seat .count, .felt .seat .role,"
+    " .felt .seat .seat-clock, .felt .seat .seat-status, .felt .seat .seat-score"
+)
+
+
+@pytest.mark.parametrize("size", [(360, 740), (390, 844)], ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("players", [4, 5])
+def test_a_phone_shows_notices_over_the_middle_of_the_felt(
+    live: LiveServer, browser: Any, size: tuple[int, int], players: int
+) -> None:
+    """On a phone upright the seats sit in a row along the felt's top: a notice (a toast)
+    shows over the middle of the felt, clear of every seat, two at once as well."""
+    page = new_page(browser, size, "en")
+    try:
+        body = {"options": {"players": players}} if players != 4 else {}
+        state = mid_trick(live, "president", 6, bots=players - 1, **body)
+        feed(page, live, state)
+        # The seat's bot played for it when its clock ran out: the page says so, twice.
+        for n in (1, 2):
+            later = copy.deepcopy(state)
+            later["state_id"] = state["state_id"] + n
+            later["table"]["seats"][0]["timeouts"] = n
+            page.feed(later)
+            page.locator(".toast").nth(n - 1).wait_for()
+            felt = boxes(page, ".room .felt")[0]
+            toasts = boxes(page, ".toast")
+            assert len(toasts) == n
+            top = [b for b in boxes(page, ".felt .seat:not(.pos-bottom)")]
+            assert len(top) == players - 1
+            for toast in toasts:
+                for part in boxes(page, SEAT_PARTS):
+                    assert not covers(toast, part), f"a notice covers {part['what']}"
+                for seat in top:
+                    assert not covers(toast, seat), f"a notice covers {seat['what']}"
+                # Inside the felt, below the seats along its top, over its middle.
+                assert felt["x"] <= toast["x"] and toast["x"] + toast["w"] <= felt["x"] + felt["w"]
+                assert toast["y"] >= max(s["y"] + s["h"] for s in top)
+            middle = (toasts[0]["y"] + toasts[-1]["y"] + toasts[-1]["h"]) / 2
+            assert felt["y"] + felt["h"] * 0.3 <= middle <= felt["y"] + felt["h"] * 0.7
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / f"layout-toasts-{players}p-{size[0]}x{size[1]}.png"))
+        assert not page.errors, page.errors
+    finally:
+        page.context.close()
+
+
+#: A laptop and a big screen: the felt's contents grow with the felt on the big one.
+LAPTOP, BIG = (1366, 768), (1920, 1080)
+
+
+@pytest.mark.parametrize("game", ["president", "doudizhu", "dominoes"])
+def test_a_big_screen_grows_what_the_felt_holds(live: LiveServer, browser: Any, game: str) -> None:
+    """At 1920 x 1080 (from 1600 x 900 up) the seats' avatars and names, the cards or tiles in
+    the centre and those in front of the seats are drawn larger than on a laptop (1366 x 768),
+    the same position on both, and nothing drawn on the felt covers a seat or is cut by it."""
+    body: dict[str, Any] = {"bots": 2 if game == "doudizhu" else 3}
+    state = mid_trick(live, game, 9 if game == "doudizhu" else 6, **body)
+    measured: dict[tuple[int, int], dict[str, float]] = {}
+    for size in (LAPTOP, BIG):
+        page = new_page(browser, size, "en")
+        try:
+            feed(page, live, state)
+            page.wait_for_timeout(200)
+            avatars = boxes(page, ".felt .seat .avatar-box")
+            names = page.evaluate(
+                "() => parseFloat(getComputedStyle(document.querySelector"
+                "('.felt .seat .seat-name')).fontSize)"
+            )
+            measured[size] = {"avatar": min(b["w"] for b in avatars), "name": names}
+            for where, selector in (
+                ("in the centre", ".felt .centre .card, .dom-line .dom-placed"),
+                ("before a seat", ".felt .seat-play .card, .felt .seat-play .dom-face"),
+            ):
+                drawn = boxes(page, selector)
+                if drawn:
+                    measured[size][where] = max(b["h"] for b in drawn)
+            assert len(measured[size]) > 2, f"{game} {size}: no card or tile drawn"
+            page.evaluate("() => window.__layout.reset()")
+            page.evaluate("() => window.__layout.pauseAt(0)")
+            page.wait_for_function("() => window.__layout.result().checks > 0")
+            result = page.evaluate("() => window.__layout.result()")
+            assert not result["found"], f"{game} {size}: " + report(result["found"])
+            parts = boxes(page, SEAT_PARTS)
+            for i, a in enumerate(parts):
+                for b in parts[i + 1 :]:
+                    if a["what"].split(" ")[:2] != b["what"].split(" ")[:2]:
+                        assert not covers(a, b), f"{a['what']} covers {b['what']}"
+            ARTIFACTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(ARTIFACTS / f"layout-grows-{game}-{size[0]}x{size[1]}.png"))
+            assert not page.errors, page.errors
+        finally:
+            page.context.close()
+    small, big = measured[LAPTOP], measured[BIG]
+    assert small.keys() == big.keys(), measured
+    for what, grows in (
+        ("name", 1.15),
+        ("avatar", 1.2),
+        ("in the centre", 1.2),
+        ("before a seat", 1.2),
+    ):
+        if what in small:
+            assert big[what] >= small[what] * grows, f"{game}: {what} {measured}"
+
+
+#: President's tax for five (two exchanges, PRE-20 drawn or PRE-21 best) on a phone upright.
+TAX_SIZE = (390, 844)
+TAX_STYLES = ["drawn", "best"]
+
+
+def tax_table(style: str) -> dict[str, Any]:
+    return {
+        "game": "president",
+        "options": {"players": 5, "tax": True, "tax_style": style},
+        "bots": 4,
+    }
+
+
+def check_result(page: Any, shot: str) -> None:
+    """No collision, nothing off the first screen, no text under 11 px: what the checker saw."""
+    result = page.evaluate("() => window.__layout.result()")
+    assert result["checks"] > 0, f"{shot}: never checked"
+    assert not result["found"], f"{shot}: {len(result['found'])} collisions\n" + report(
+        result["found"]
+    )
+    small = [f"{s['what']}: {s['px']:.1f} px (move {s['move']})" for s in result["small"]]
+    assert not small, f"{shot}: text under 11 px\n" + "\n".join(small[:30])
+    assert not page.errors, page.errors
+
+
+@pytest.mark.parametrize("style", TAX_STYLES)
+@pytest.mark.parametrize("lang", LANGS)
+def test_five_player_president_reaches_the_tax_of_deal_two(
+    live: LiveServer, browser: Any, lang: str, style: str
+) -> None:
+    """A five-seat match with the tax, played through the page at 390 x 844: the first deal,
+    then Next, then the second deal's exchanges (PRE-20, PRE-21) with the tax panel on the
+    felt, checked at every change as the deals are, until the first play after them."""
+    page = new_page(browser, TAX_SIZE, lang)
+    shot = f"layout-tax-{style}-{lang}-{TAX_SIZE[0]}x{TAX_SIZE[1]}"
+    try:
+        # Seed 10: seat 3 deals the first deal, seat 4 the second, and seat 0, the viewer's,
+        # leads its first trick (PRE-04, PRE-06): the page stops there at the latest, the
+        # exchanges still told on the felt.
+        table_id = live.create(deals=2, seed=10, **tax_table(style))["id"]
+        take_seat(page, live.url, table_id, "Ana", 0)
+        page.evaluate("() => window.__layout.reset()")
+        page.wait_for_function(
+            "() => { const s = window.shedkit.state; return s.view && s.view.is_over }",
+            timeout=90000,
+        )
+        check_result(page, f"{shot} (deal 1)")
+        finished = page.evaluate("() => window.shedkit.state.view.finished")
+        # Next, then the second deal stops on the viewer's first turn: its give, where it is
+        # one of the two givers (it finished first or second), else its first play.
+        page.evaluate(
+            "() => { window.__layout.reset(); window.__layout.watch('.felt .tax .exchange');"
+            " window.__layout.pauseAt(0); }"
+        )
+        page.click("#next")
+        page.wait_for_function(
+            "() => { const s = window.shedkit.state; return s.table.deal_number === 2"
+            " && s.view && !s.view.is_over }",
+            timeout=30000,
+        )
+        view = page.evaluate("() => window.shedkit.state.view")
+        assert view["dealer"] == 4 and len(view["exchanges"]) == 2
+        page.wait_for_function("() => window.__layout.paused", timeout=30000)
+        if 0 in finished[:2]:
+            # The viewer gives first: its panel under the felt, its exchange marked on it.
+            page.locator(".me-area .tax-dialog #give").wait_for()
+            page.locator(".felt .tax .exchange.current").wait_for()
+            page.wait_for_timeout(150)
+            ARTIFACTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(ARTIFACTS / f"{shot}-give.png"))
+            page.evaluate("() => window.__layout.pauseAt(0, true)")
+            page.wait_for_function("() => window.__layout.paused", timeout=30000)
+        # The viewer's lead: every give made, the exchanges still told on the felt.
+        view = page.evaluate("() => window.shedkit.state.view")
+        assert view["phase"] == "play" and all(e["kind"] == "give" for e in view["history"])
+        page.locator(".felt .tax .exchange.given.done").first.wait_for()
+        page.wait_for_timeout(150)
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / f"{shot}.png"))
+        page.evaluate("() => window.__layout.resume()")
+        page.wait_for_function(
+            "() => window.shedkit.state.view.history.some((e) => e.kind !== 'give')",
+            timeout=30000,
+        )
+        page.wait_for_timeout(100)
+        # The exchanges were on the felt, and checked, until the first play.
+        seen = page.evaluate("() => window.__layout.result().watched")
+        assert seen[".felt .tax .exchange"] > 0, f"{shot}: the tax panel was never checked"
+        check_result(page, f"{shot} (deal 2)")
+    finally:
+        page.context.close()
+
+
+@pytest.mark.parametrize("style", TAX_STYLES)
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_tax_panel_fits_a_phone_for_the_giver_and_the_rest(
+    live: LiveServer, browser: Any, lang: str, style: str
+) -> None:
+    """The exchanges of a five-seat deal fed to the page at 390 x 844 (the viewer the
+    President, choosing the cards to give back; then the Vice-President, waiting; then the
+    first play, the exchanges still told): the same checks, the buttons on the first screen."""
+    page = new_page(browser, TAX_SIZE, lang)
+    try:
+        body = tax_table(style)
+        state = seated_state(live, "president", options=body["options"], bots=4)
+        game = shedkit.make("president", **body["options"])
+        feed(page, live, state)
+        for n, (order, step) in enumerate((([0, 1, 2, 3, 4], "give"), ([1, 0, 2, 3, 4], "wait"))):
+            deal = game.new_deal(seed=5, previous_order=order)
+            assert deal.phase == "tax"
+            fed = copy.deepcopy(state)
+            fed["state_id"] = state["state_id"] + 1 + n
+            fed["view"] = serialize_view("president", deal.view(0))
+            page.evaluate("() => window.__layout.reset()")
+            page.feed(fed)
+            page.locator(".felt .tax").wait_for()
+            if step == "give":
+                give = page.locator(".me-area .tax-dialog #give")
+                give.wait_for()
+                assert give.bounding_box()["y"] + give.bounding_box()["height"] <= TAX_SIZE[1]
+            else:
+                page.locator(".me-area .tax-wait").wait_for()
+            page.wait_for_function("() => window.__layout.result().checks > 0")
+            page.wait_for_timeout(150)
+            ARTIFACTS.mkdir(parents=True, exist_ok=True)
+            shot = f"layout-tax-{step}-{style}-{lang}-{TAX_SIZE[0]}x{TAX_SIZE[1]}"
+            page.screenshot(path=str(ARTIFACTS / f"{shot}.png"))
+            check_result(page, shot)
+        # Every give made: the first play of the deal, the exchanges told both ways.
+        while deal.phase == "tax":
+            deal.apply(deal.legal_moves()[0])
+        fed = copy.deepcopy(state)
+        fed["state_id"] = state["state_id"] + 5
+        fed["view"] = serialize_view("president", deal.view(0))
+        page.evaluate("() => window.__layout.reset()")
+        page.feed(fed)
+        page.locator(".felt .tax .exchange.given.done").first.wait_for()
+        page.wait_for_function("() => window.__layout.result().checks > 0")
+        page.wait_for_timeout(150)
+        shot = f"layout-tax-done-{style}-{lang}-{TAX_SIZE[0]}x{TAX_SIZE[1]}"
+        page.screenshot(path=str(ARTIFACTS / f"{shot}.png"))
+        check_result(page, shot)
     finally:
         page.context.close()

@@ -16,6 +16,7 @@ import json
 import os
 import re
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -240,3 +241,118 @@ def test_every_way_out_of_a_deal_asks_first_and_stay_is_the_default(
         assert not errors, errors
     finally:
         page.context.close()
+
+
+#: Plays the seated viewer's turns through the page's own buttons (test_layout's checker).
+AUTOPLAY = (Path(__file__).parent / "layout_check.js").read_text()
+
+
+def dialog_log(page: Any) -> list[str]:
+    """The dialogs the page opens, by type, each accepted (a beforeunload one: leave)."""
+    seen: list[str] = []
+
+    def answer(dialog: Any) -> None:
+        seen.append(dialog.type)
+        dialog.accept()
+
+    page.on("dialog", answer)
+    return seen
+
+
+def touch(page: Any) -> None:
+    """A click on the felt's edge, as a person's (over whatever dialog covers it): the
+    browser asks before leaving only a page its reader has touched."""
+    felt = page.locator(".felt").bounding_box()
+    page.mouse.click(felt["x"] + 12, felt["y"] + 40)
+
+
+def seated_mid_deal(page: Any, live: LiveServer, tid: str) -> None:
+    """At the table's page in seat 0, with a deal on, touched."""
+    page.goto(live.url + f"/t/{tid}")
+    page.wait_for_function(
+        "() => { const s = window.shedkit && window.shedkit.state; return s && s.you === 0"
+        " && s.view && !s.view.is_over && s.table.status === 'playing' }"
+    )
+    touch(page)
+
+
+def test_closing_reloading_or_going_back_mid_deal_asks_the_browser(
+    browser: Any, live: LiveServer
+) -> None:
+    """While seated in a deal in progress, the tab's close, a reload and the browser's Back
+    ask first (the browser's own dialog, from a beforeunload handler); the lobby does not."""
+    tid = live.create(game="president", bots=3, deals=1, seed=4)["id"]
+    context = browser.new_context(viewport=DESKTOP, locale="en-GB")
+    page = context.new_page()
+    seen = dialog_log(page)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        # The lobby, touched, then left: nothing asks.
+        page.goto(live.url + "/")
+        page.wait_for_selector("#create-btn")
+        page.fill("#name", "Ana")
+        take_seat(page, live.url, tid, "Ana", 0)
+        assert seen == []
+        page.wait_for_function("() => window.shedkit.state.view !== null")
+        touch(page)
+
+        page.reload()
+        assert seen == ["beforeunload"]
+        # The page sits back down in its seat (its token is kept): Back asks too.
+        page.wait_for_function("() => window.shedkit.state && window.shedkit.state.you === 0")
+        touch(page)
+        page.go_back()
+        page.wait_for_selector("#create-btn")
+        assert seen == ["beforeunload"] * 2
+
+        # Closing the tab.
+        seated_mid_deal(page, live, tid)
+        page.close(run_before_unload=True)
+        page.wait_for_event("close")
+        assert seen == ["beforeunload"] * 3
+        assert not errors, errors
+    finally:
+        context.close()
+
+
+def test_leaving_properly_or_after_the_match_the_page_goes_without_asking(
+    browser: Any, live: LiveServer
+) -> None:
+    """The Leave button (confirmed in the page's dialog) takes the question away, and so does
+    the end of the match: the page is then closed or left with no dialog."""
+    context = browser.new_context(viewport=DESKTOP, locale="en-GB")
+    page = context.new_page()
+    seen = dialog_log(page)
+    try:
+        tid = live.create(game="president", bots=3, deals=1, seed=4)["id"]
+        take_seat(page, live.url, tid, "Ana", 0)
+        page.wait_for_function("() => window.shedkit.state.view !== null")
+        page.click("#leave")
+        page.click("#leave-yes")
+        page.wait_for_function("() => window.shedkit.state.you === null")
+        touch(page)
+        page.goto(live.url + "/")
+        page.wait_for_selector("#create-btn")
+        assert seen == []
+
+        # A whole match of one deal, played through the page: once it is over, nothing asks.
+        context.add_init_script(AUTOPLAY)
+        two = live.create(
+            game="dominoes", preset="two-player", options={"target": 1}, bots=1, deals=1, seed=3
+        )["id"]
+        play = context.new_page()
+        seen_there = dialog_log(play)
+        take_seat(play, live.url, two, "Ana", 0)
+        play.wait_for_function(
+            "() => { const s = window.shedkit.state; return s.table.status === 'finished'"
+            " && s.view && s.view.is_over }",
+            timeout=90000,
+        )
+        touch(play)
+        play.goto(live.url + "/")
+        play.wait_for_selector("#create-btn")
+        play.close(run_before_unload=True)
+        assert seen_there == []
+    finally:
+        context.close()

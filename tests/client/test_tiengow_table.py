@@ -222,3 +222,35 @@ def test_the_howto_gallery_draws_the_tiles(live: LiveServer, browser: Any) -> No
     assert heaven.locator("circle.tg-white").count() == 6
     page.locator(".gallery").screenshot(path=str(ARTIFACTS / "tiengow-howto-en.png"))
     page.context.close()
+
+
+@pytest.mark.parametrize(("lang", "size"), SIZES, ids=lambda p: str(p))
+def test_the_four_colour_deck_is_offered_at_card_tables_only(
+    live: LiveServer, browser: Any, lang: str, size: tuple[int, int]
+) -> None:
+    """Tiles have no suits: a Tien Gow table's header (or a phone's menu) has no "Four colours"
+    button, nor has Dominoes'; Dou Di Zhu's and President's have it."""
+    page = new_page(browser, size, lang)
+    try:
+        for game, body, offered in (
+            ("tiengow", {"bots": 3}, False),
+            ("dominoes", {"bots": 3}, False),
+            ("doudizhu", {"bots": 2}, True),
+            ("president", {"bots": 3}, True),
+        ):
+            table_id = live.create(game=game, deals=1, seed=17, **body)["id"]
+            take_seat(page, live.url, table_id, "Ana", 0)
+            page.evaluate("() => window.__layout.pauseAt(0)")
+            menu = page.locator("#menu")
+            if menu.is_visible():
+                menu.click()
+            page.locator("#sound").wait_for()
+            assert page.locator("#four-colour").count() == int(offered), game
+            if offered:
+                assert page.locator("#four-colour").is_visible(), game
+            if game == "tiengow":
+                shot(page, f"tiengow-{lang}-{size[0]}x{size[1]}-tools")
+            if menu.is_visible():
+                menu.click()
+    finally:
+        page.context.close()

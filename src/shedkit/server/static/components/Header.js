@@ -47,10 +47,11 @@ export function ShortcutList({ passName }) {
 // onSetting(name, value), onInvite, sortMode (the hand's order, where the game has cards to
 // sort: those games also offer to pass for you when nothing beats the play), onShortcuts,
 // onHome (given while following the home link would leave a deal in progress: called
-// instead, to ask first).
+// instead, to ask first), cards (the game is played with cards: the four-colour deck is
+// offered; tiles have no suits to colour).
 // On a phone the tools fold into a menu under one button, so that the header takes one
 // line and the table gets the height; on wider screens they stand in the header itself.
-export function Header({ title, subtitle, settings, onSetting, onInvite, sortMode, onShortcuts, onHome, extra }) {
+export function Header({ title, subtitle, settings, onSetting, onInvite, sortMode, onShortcuts, onHome, extra, cards }) {
   const [open, setOpen] = useState(false);
   const root = useRef(null);
   useDismiss(open, {
@@ -72,8 +73,8 @@ export function Header({ title, subtitle, settings, onSetting, onInvite, sortMod
       <span>${t("table.menu")}</span></button>
     <div class="tools" id="room-tools">
       <${SoundPicker} mode=${soundMode(settings.sound)} onPick=${(m) => onSetting("sound", m)} />
-      <button type="button" class="tool" aria-pressed=${settings.fourColour ? "true" : "false"}
-        onClick=${() => onSetting("fourColour", !settings.fourColour)}>${t("table.four_colour")}</button>
+      ${cards ? html`<button type="button" class="tool" id="four-colour" aria-pressed=${settings.fourColour ? "true" : "false"}
+        onClick=${() => onSetting("fourColour", !settings.fourColour)}>${t("table.four_colour")}</button>` : null}
       ${sortMode ? html`<${SortPicker} mode=${sortMode} onPick=${(m) => onSetting("handSort", m)} />` : null}
       ${sortMode ? html`<button type="button" class="tool" id="auto-pass" aria-pressed=${settings.autoPass ? "true" : "false"}
         title=${t("table.auto_pass_help")} onClick=${() => onSetting("autoPass", !settings.autoPass)}>${t("table.auto_pass")}</button>` : null}

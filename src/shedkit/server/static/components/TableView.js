@@ -216,7 +216,7 @@ export function TableView(props) {
     t(`table.speed_${table.speed || "normal"}`),
     you === null ? t("table.watching_short") : t("table.you_are", { name: seatName(table, you) })].join(" · ");
   return html`<div class=${"room game-" + table.game + (settings.fourColour ? " four-colour" : "")}>
-    <${Header} title=${t(`lobby.games.${table.game}.name`)} subtitle=${subtitle} settings=${settings}
+    <${Header} title=${t(`lobby.games.${table.game}.name`)} subtitle=${subtitle} settings=${settings} cards=${game.unit === "cards"}
       onHome=${you !== null && midDeal ? () => setLeaving({ deal: table.deal_number, to: "/" }) : null}
       onSetting=${actions.setSetting} onInvite=${() => setInviting(true)} onShortcuts=${() => actions.showShortcuts(true)}
       sortMode=${game.unit === "cards" ? handSort(settings, table.game) : null} 

@@ -147,7 +147,7 @@ function App() {
   const onSetting = (name, value) => { setSetting(name, value); setSettings((x) => ({ ...x, [name]: value })); };
   return html`<div class=${"room replay game-" + deal.record.game + (settings.fourColour ? " four-colour" : "")}>
     <${Header} title=${t(`lobby.games.${deal.record.game}.name`)} subtitle=${t("replay.title", { n: number })}
-      settings=${settings} onSetting=${onSetting} />
+      settings=${settings} onSetting=${onSetting} cards=${game.unit === "cards"} />
     <main class="replay-main">
       <${Steps} step=${step} last=${last} go=${go} />
       <p class="replay-move" id="move" aria-live="polite">${entry

@@ -13,6 +13,7 @@ import { holdFinishedTrick, useTurnAlarm } from "../lib/pace.js";
 import { GAMES } from "../games/index.js";
 import { useSeatNotices } from "../lib/notices.js";
 import { useEmotes, withLine } from "../components/QuickChat.js";
+import { stopAsking, useAskBeforeUnload } from "../lib/unload.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/").pop());
 // How long a banner (bomb, rocket, spring, revolution) stays: the `pop` animation of
@@ -39,6 +40,7 @@ function App() {
   const [result, setResult] = useState(null);
   const [emotes, popEmote] = useEmotes();
   const joining = useRef(null); // the seat this page is sitting down in
+  const leaving = useRef(false); // the page has given its seat back (it may then go home)
   const heldTrick = useRef(null); // the trick just ended, and when this page first drew it
   const movers = useRef({ key: null, names: [] });
   // handSort: null until the reader picks an order (each game then has its own default).
@@ -245,6 +247,7 @@ function App() {
     if (!name) { document.getElementById("join-name")?.focus(); return toast(t("table.name_first")); }
     setName(name);
     joining.current = seat;
+    leaving.current = false;
     try {
       await joinSeat(tableId, seat, name);
       socket.current.hello();
@@ -259,6 +262,8 @@ function App() {
     if (to) location.assign(to);
   };
   const leave = (to) => {
+    leaving.current = true;
+    stopAsking();
     send({ type: "leave" });
     forgetSeat(tableId);
     if (typeof to !== "string") return;
@@ -268,6 +273,8 @@ function App() {
   useEffect(() => {
     if (msg && msg.you === null) goOnce();
   }, [msg]);
+  // Closing the tab, reloading or Back while seated in a deal in progress: the browser asks.
+  useAskBeforeUnload(!!(table && view && you !== null && table.status === "playing" && !view.is_over) && !leaving.current);
   const setSetting_ = (name, value) => {
     setSetting(name, value);
     setSettings((s) => ({ ...s, [name]: value }));

@@ -1,11 +1,14 @@
-// The line of play: tiles placed by layoutLine (a snake from the first tile, the
-// spinner's four arms in All Fives), and the open ends as drop targets. An end the
-// selected tile fits is a button; tapping it reports the end's name to the caller.
+// The line of play: tiles placed by layoutLine (a snake from the first tile that turns at
+// the edges with a corner tile, the spinner's four arms in All Fives), and the open ends as
+// drop targets. An end the selected tile fits is a button; tapping it reports the end's name
+// to the caller.
 import { html, useLayoutEffect, useRef, useState } from "../../lib/html.js";
 import { layoutLine } from "./layout.js";
 import { Tile } from "./Tile.js";
 
 const TOUCH = 44; // px: the least a tap target may measure
+const UNIT = 30; // px: the largest tile's short side, as layoutLine has it
+const MAX_UNIT = 42; // px: the largest on a big screen's felt
 
 // The size of the element, kept up to date, when the caller gives no width. `fill`: the
 // line fills a box the page sizes (the felt's centre), so its height is read as well.
@@ -67,7 +70,10 @@ export function Line(props) {
   const { width, height } = useSize(ref, props.width, fill);
   const line = props.line || { main: [] };
   const targets = props.targets || {};
-  const options = fill ? { maxHeight: height, minUnit: 3 } : { maxHeight: props.maxHeight };
+  // Filling a box, the tiles grow with a big felt's box (a big screen's): a tile's short side
+  // up to a tenth of its height and a 28th of its width, 42 px at most, 30 px at least.
+  const grown = Math.min(MAX_UNIT, Math.max(UNIT, Math.floor(Math.min(height / 10, width / 28))));
+  const options = fill ? { maxHeight: height, minUnit: 3, maxUnit: grown } : { maxHeight: props.maxHeight };
   const lay = width && (!fill || height)
     ? layoutLine(line, width, { ...options, centre: props.lead })
     : null;
@@ -85,6 +91,7 @@ export function Line(props) {
         a=${t.halves[0]}
         b=${t.halves[1]}
         vertical=${t.vertical}
+        place=${t.id}
         size=${lay.unit}
         label=${props.tileLabel && props.tileLabel(`${t.halves[0]}-${t.halves[1]}`)}
         cls=${`dom-placed${t.spinner ? " dom-spinner" : ""}`}

@@ -65,7 +65,9 @@ export function TileFace({ a, b, vertical = false, width, height, cls = "" }) {
 //   tile: "6-2" or [6, 2] (or a, b: the halves); vertical; size: short side in px
 //   label: its accessible name (from the caller's catalogue)
 //   onClick: makes it a button; pressed (selected), disabled, playable mark its state
-//   style, cls: placement and extra classes given by the container
+//   style, cls: placement and extra classes given by the container; place: its place on
+//   the line (data-place: "m3", the fourth tile of the main line; "u0", "d0" the spinner's
+//   arms), for whoever reads the drawing back
 export function Tile(props) {
   const { vertical = false, size = 32, label, onClick, pressed = false } = props;
   const [a, b] = props.tile != null ? halvesOf(props.tile) : [props.a, props.b];
@@ -77,6 +79,7 @@ export function Tile(props) {
       class=${`dom-tile${double} ${props.cls || ""}`}
       style=${props.style}
       data-tile=${`${a}-${b}`}
+      data-place=${props.place}
       role=${label ? "img" : undefined}
       aria-label=${label}
       aria-hidden=${label ? undefined : "true"}

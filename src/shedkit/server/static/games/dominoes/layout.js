@@ -3,54 +3,70 @@
 //
 // The line grows both ways from a centre tile (the spinner, else the first tile led):
 // the left arm runs left and climbs a row at each turn, the right arm runs right and
-// drops a row, each row reversing direction (a snake), with a tile stood on end at
-// each corner as players lay them. A spinner's up and down arms run straight up and
-// down from it in a column kept free for them. Doubles lie crosswise.
+// drops a row, each row reversing direction (a snake). A turn is made as players make it
+// at the table's edge: one tile, the corner, stood across the turn with a half in each
+// row's reach; the line touches it on one half and goes on from the other, so every tile
+// touches the one before it, matching half to matching half. A spinner's up and down arms
+// run straight up and down from it in a column kept free for them. Doubles lie crosswise.
 //
 // Geometry is first worked out in units of a tile's short side, then scaled to pixels.
 
 const GAP = 0.06; // between touching tiles
-const PITCH = 2.5; // between row centres: a crosswise double (2 high) plus room
+const PITCH = 2 + GAP; // between row centres: a corner's two halves, one at each row
 const BAND = 2; // width of the spinner's up/down column
 
 const isDouble = (t) => t[0] === t[1];
 
-// One arm that snakes across rows. `region(row)` gives the x range a row may use.
+// One arm that snakes across rows. `region(row)` gives the x range a row may use; `dir`
+// is the way the first row runs (+1 right, -1 left), `step` the way the rows go (+1 down).
+//
+// A tile that no longer fits its row is the corner, stood on end (upright). Where the row
+// has a unit of room left, beside the last tile with its inner half level with the row,
+// and the next row starts under (over) its outer half. Where it has none, under (over) the
+// last tile's outer half, its own outer half then level with the next row, which starts
+// beside it. A crosswise double keeps a unit of room after it, so that a corner always
+// finds its place beside it or under the tile before.
 function snake(start, dir, step, region) {
-  let x = start;
-  let row = 0;
+  // x: the open end, where the next tile's inner edge goes; hang: the left edge of a corner
+  // the next tile starts under (over); flat: the last tile lies lengthwise in this row.
+  let s = { x: start, row: 0, dir, hang: null, flat: false };
   const out = [];
 
-  const fits = (len) => {
-    const [lo, hi] = region(row);
-    return dir > 0 ? x + len <= hi + 1e-9 : x - len >= lo - 1e-9;
+  const turn = (x0, y, inner, outer, hang) => {
+    const halves = step > 0 ? [inner, outer] : [outer, inner];
+    const rect = { x: x0, y, w: 1, h: 2, vertical: true, halves, corner: true };
+    const ndir = -s.dir;
+    s = { x: ndir > 0 ? x0 + 1 + GAP : x0 - GAP, row: s.row + step, dir: ndir, hang, flat: false };
+    return rect;
   };
 
-  // A tile whose inner half touches the previous tile.
   const place = (inner, outer, dbl) => {
-    const len = dbl ? 1 : 2;
-    if (!fits(len)) {
-      if (!dbl && fits(1)) {
-        // The corner: stood on end at the row's edge, reaching towards the next row.
-        const x0 = dir > 0 ? x : x - 1;
-        const yc = row * PITCH + (step * PITCH) / 2;
-        const halves = step > 0 ? [inner, outer] : [outer, inner];
-        x = dir > 0 ? x0 - GAP : x0 + 1 + GAP;
-        row += step;
-        dir = -dir;
-        return { x: x0, y: yc - 1, w: 1, h: 2, vertical: true, halves };
-      }
-      row += step;
-      dir = -dir;
-      const [lo, hi] = region(row);
-      x = dir > 0 ? lo : hi;
-    }
-    const x0 = dir > 0 ? x : x - len;
+    const { x, row, dir: d } = s;
     const yc = row * PITCH;
-    x = dir > 0 ? x0 + len + GAP : x0 - GAP;
-    if (dbl) return { x: x0, y: yc - 1, w: 1, h: 2, vertical: true, halves: [inner, outer] };
-    const halves = dir > 0 ? [inner, outer] : [outer, inner];
-    return { x: x0, y: yc - 0.5, w: 2, h: 1, vertical: false, halves };
+    if (s.hang !== null) {
+      // The row's first tile, lengthwise, its inner half under (over) the corner's outer half.
+      const x0 = d > 0 ? s.hang : s.hang - 1;
+      s = { ...s, x: d > 0 ? x0 + 2 + GAP : x0 - GAP, hang: null, flat: true };
+      return { x: x0, y: yc - 0.5, w: 2, h: 1, vertical: false, halves: d > 0 ? [inner, outer] : [outer, inner] };
+    }
+    const [lo, hi] = region(row);
+    const room = d > 0 ? hi - x : x - lo; // units left in the row
+    const len = dbl ? 1 : 2;
+    // A double keeps room for the corner after it.
+    if (room >= (dbl ? len + GAP + 1 : len) - 1e-9) {
+      const x0 = d > 0 ? x : x - len;
+      s = { ...s, x: d > 0 ? x0 + len + GAP : x0 - GAP, flat: !dbl };
+      if (dbl) return { x: x0, y: yc - 1, w: 1, h: 2, vertical: true, halves: [inner, outer] };
+      return { x: x0, y: yc - 0.5, w: 2, h: 1, vertical: false, halves: d > 0 ? [inner, outer] : [outer, inner] };
+    }
+    if (room >= 1 - 1e-9 || !s.flat) {
+      // Beside the last tile: inner half level with this row, the next row under its outer half.
+      const x0 = d > 0 ? x : x - 1;
+      return turn(x0, step > 0 ? yc - 0.5 : yc - 1.5, inner, outer, x0);
+    }
+    // Under (over) the last tile's outer half: the next row goes on beside its outer half.
+    const x0 = d > 0 ? x - GAP - 1 : x + GAP;
+    return turn(x0, step > 0 ? yc + 0.5 + GAP : yc - 2.5 - GAP, inner, outer, null);
   };
 
   return {
@@ -59,9 +75,9 @@ function snake(start, dir, step, region) {
     },
     // The spot the next (non-double) tile would take: the arm's open end.
     slot() {
-      const saved = { x, row, dir };
+      const saved = s;
       const rect = place(-1, -1, false);
-      ({ x, row, dir } = saved);
+      s = saved;
       return rect;
     },
     tiles: out,

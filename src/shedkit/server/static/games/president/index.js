@@ -84,10 +84,11 @@ function LastPlay({ view, seat }) {
   return done ? html`<span class="done-trick">${drawn}</span>` : drawn;
 }
 
+// The tax is told on the felt from the deal to its first play; meanwhile a phone shows it alone.
 function Centre({ view, table }) {
-  return html`<div class="pre-centre">
-    ${view.phase === "tax" || (view.exchanges.length && view.history.every((e) => e.kind === "give"))
-      ? html`<${TaxHandOff} view=${view} table=${table} />` : null}
+  const taxing = view.phase === "tax" || (view.exchanges.length > 0 && view.history.every((e) => e.kind === "give"));
+  return html`<div class=${"pre-centre" + (taxing ? " taxing" : "")}>
+    ${taxing ? html`<${TaxHandOff} view=${view} table=${table} />` : null}
     <div class=${"order" + (view.revolution ? " revolution" : "")}>
       <span class="label">${view.revolution ? t("pre.revolution_on") : t("pre.order")}</span>
       <span class="order-faces" aria-label=${t("pre.order_low_high")}>${view.order.map((f) => (f === "T" ? "10" : f)).join(" ‹ ")}</span>
