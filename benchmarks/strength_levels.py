@@ -79,6 +79,7 @@ from rich.progress import Progress
 
 import shedkit
 from shedkit.agents import make_agent
+from shedkit.agents.base import AGENTS_WITH_ARGUMENT
 from shedkit.agents.search import LEVELS
 from shedkit.agents.search.levels import PLAIN_SETTINGS, make_level, own_settings
 from shedkit.arena.sprt import SPRT, Hypotheses
@@ -103,8 +104,9 @@ def split_settings(text: str) -> tuple[str, dict[str, Any]]:
     """
     base, colon, rest = text.partition(":")
     settings: dict[str, Any] = {}
-    if not colon:
-        return base, settings
+    if not colon or base in AGENTS_WITH_ARGUMENT:
+        # ``douzero:DIR``: an agent's own argument, not search settings.
+        return text, settings
     for item in rest.split(","):
         key, eq, value = item.partition("=")
         if not eq or not key or not value:
