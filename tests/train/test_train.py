@@ -190,3 +190,18 @@ def test_a_killed_run_checkpoints_and_leaves_no_actor(tmp_path: Path) -> None:
         alive = [pid for pid in alive if os.path.exists(f"/proc/{pid}")]
         time.sleep(0.2)
     assert alive == []
+
+
+def test_actor_processes_run_one_blas_thread(tmp_path: Path) -> None:
+    """Spawned lazily, the actors still get the single-thread setting (their initializer)."""
+    import os
+
+    from shedkit.train.backends import LocalBackend
+
+    backend = LocalBackend(1, tmp_path)
+    try:
+        # The worker starts with this first task, after the backend was made.
+        seen = backend._pool.submit(os.getenv, "OPENBLAS_NUM_THREADS").result(timeout=120)
+    finally:
+        backend.close()
+    assert seen == "1"

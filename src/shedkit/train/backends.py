@@ -16,15 +16,13 @@ import os
 from collections.abc import Mapping
 from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
-from typing import Any, Final, Protocol
+from typing import Any, Protocol
 
 from shedkit.core.errors import OptionError
+from shedkit.train import ACTOR_ENV, single_threaded
 from shedkit.train.selfplay import Task, run_task, save_weights_file
 
-__all__ = ["ACTOR_ENV", "Backend", "LocalBackend", "RayBackend", "make_backend"]
-
-#: One BLAS thread per actor: several threads per process slow every actor down.
-ACTOR_ENV: Final = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+__all__ = ["Backend", "LocalBackend", "RayBackend", "make_backend"]
 
 
 class Backend(Protocol):
@@ -52,18 +50,10 @@ class LocalBackend:
         self.folder = folder / "actors"
         self.folder.mkdir(parents=True, exist_ok=True)
         self._weights: str | None = None
-        saved = {k: os.environ.get(k) for k in ACTOR_ENV}
-        os.environ.update(ACTOR_ENV)
-        try:
-            self._pool = ProcessPoolExecutor(
-                actors, mp_context=multiprocessing.get_context("spawn")
-            )
-        finally:
-            for key, value in saved.items():
-                if value is None:
-                    os.environ.pop(key, None)
-                else:
-                    os.environ[key] = value
+        # Workers start with the first tasks, not here: the initializer sets their threads.
+        self._pool = ProcessPoolExecutor(
+            actors, mp_context=multiprocessing.get_context("spawn"), initializer=single_threaded
+        )
 
     def publish(self, params: Mapping[str, Mapping[str, Any]], version: int) -> None:
         """Write the weights file of ``version`` (the one before it is kept for tasks in flight)."""
