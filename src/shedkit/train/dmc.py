@@ -212,6 +212,10 @@ class Trainer:
         snapshot.mkdir(parents=True, exist_ok=True)
         for name in self.names:
             shutil.copyfile(self.out / f"{name}.npz", snapshot / f"{name}.npz")
+        self._save_state()
+        return snapshot
+
+    def _save_state(self) -> None:
         state = {
             "config": self.config.as_json(),
             "models": {n: self.nets[n].state_dict() for n in self.names},
@@ -225,7 +229,6 @@ class Trainer:
             "last_eval": self.last_eval,
         }
         _atomic(self.out / STATE_FILE, functools.partial(torch.save, state))
-        return snapshot
 
     # -- learning --------------------------------------------------------------------------
 
@@ -343,6 +346,7 @@ class Trainer:
                 wait(evaluation.pending)
                 self._collect(evaluation, inflight)
                 self._finish_eval(evaluation)
+                self._save_state()  # with its evaluation, for the next run's progress line
                 self._report(started, frames_at_start)
         except KeyboardInterrupt:
             self.seconds = base_seconds + time.monotonic() - started
