@@ -9,6 +9,8 @@
   let moves = 0;
   // Selectors a test asked to be told about: how many checks saw each on the page.
   const watched = new Map();
+  // Whether a seat's role badge is checked against the other parts of the seats.
+  let badges = false;
   let pauseAt = Infinity;
   let pauseAtPlay = false;
   let paused = false;
@@ -52,6 +54,43 @@
     ".felt .seat .avatar-box, .felt .seat .seat-name, .felt .seat .count, .felt .seat .role, .felt .seat .seat-clock, .felt .seat .seat-status, .felt .seat .seat-alert, .felt .seat .seat-score",
   )].filter(shown);
 
+  // The felt's inside (its padding box, with the border's rounded corners): a function that
+  // says where a box leaves it ("its side", "top left"...), or null. Each corner of the box
+  // is taken a little inside, as a badge's own corners are round.
+  function feltEdge(felt) {
+    const f = box(felt);
+    const st = getComputedStyle(felt);
+    const bl = parseFloat(st.borderLeftWidth), bt = parseFloat(st.borderTopWidth);
+    const br = parseFloat(st.borderRightWidth), bb = parseFloat(st.borderBottomWidth);
+    const left = f.left + bl, right = f.right - br, top = f.top + bt, bottom = f.bottom - bb;
+    const radius = (prop, bx, by) => {
+      const [rx, ry = rx] = st[prop].split(" ").map(parseFloat);
+      return [Math.max(0, rx - bx), Math.max(0, ry - by)];
+    };
+    const corners = [
+      ["top left", left, top, 1, 1, radius("borderTopLeftRadius", bl, bt)],
+      ["top right", right, top, -1, 1, radius("borderTopRightRadius", br, bt)],
+      ["bottom left", left, bottom, 1, -1, radius("borderBottomLeftRadius", bl, bb)],
+      ["bottom right", right, bottom, -1, -1, radius("borderBottomRightRadius", br, bb)],
+    ];
+    return (r) => {
+      const inset = Math.min(3, r.width / 4, r.height / 4);
+      const points = [[r.left + inset, r.top + inset], [r.right - inset, r.top + inset],
+        [r.left + inset, r.bottom - inset], [r.right - inset, r.bottom - inset]];
+      for (const [x, y] of points) {
+        if (x < left - 1 || x > right + 1 || y < top - 1 || y > bottom + 1) return "its side";
+        for (const [where, cx, cy, sx, sy, [rx, ry]] of corners) {
+          if (!rx || !ry) continue;
+          // The corner's ellipse has its centre (ox, oy); a point in its square must lie in it.
+          const ox = cx + sx * rx, oy = cy + sy * ry;
+          if ((x - ox) * sx >= 0 || (y - oy) * sy >= 0) continue;
+          if (((x - ox) / rx) ** 2 + ((y - oy) / ry) ** 2 > 1.02) return where;
+        }
+      }
+      return null;
+    };
+  }
+
   function check() {
     scheduled = false;
     const felt = document.querySelector(".room .felt");
@@ -67,6 +106,18 @@
       for (const [part, p] of parts) if (hits(r, p)) note("covers", name(el), name(part));
       if (handBox && hits(r, handBox)) note("covers", name(el), "the hand");
       if (!inside(r, feltBox)) note("cut by the felt", name(el), `.felt ${rect(feltBox)} (${rect(r)})`);
+    }
+    // A seat's role badge (a role, a title, a team) stands out of its avatar's box: whole
+    // inside the felt's rounded edge, and, where a test asks (badges()), over no other part
+    // of a seat (its own avatar excepted, which it sits on).
+    const edge = feltEdge(felt);
+    for (const [el, r] of parts) {
+      if (!el.matches(".role")) continue;
+      const corner = edge(r);
+      if (corner) note("cut by the felt", name(el), `.felt's edge at ${corner} (${rect(r)})`);
+      if (!badges) continue;
+      const own = el.closest(".avatar-box");
+      for (const [part, p] of parts) if (part !== el && part !== own && hits(r, p)) note("covers", name(el), name(part));
     }
     // The hand and each of its items on the screen, at the top of the page, no scrolling.
     const y0 = window.scrollY;
@@ -185,6 +236,8 @@
     reset() { found.length = 0; seen.clear(); small.clear(); checks = 0; moves = 0; acted = null; watched.clear(); },
     // Count the checks that find `sel` on the page (result().watched[sel]).
     watch(sel) { watched.set(sel, 0); },
+    // Check each seat's role badge against the other parts of the seats too.
+    badges() { badges = true; schedule(); },
     // Stop on the viewer's turn once `n` moves are made (`atPlay`: and the auction is over;
     // it then bids the most, to be the landlord).
     pauseAt(n, atPlay = false) { pauseAt = n; pauseAtPlay = atPlay; paused = false; acted = null; schedule(); },

@@ -5,11 +5,13 @@ in English and Chinese.
 A script injected into the page checks the geometry after every change it sees (a
 MutationObserver, then two frames for the layout to settle): no tile, card, banner or label
 drawn in the centre, in front of a seat or as a banner may cover a seat's avatar, name,
-count, role, clock or status, nor the hand; all of it stays inside the felt (nothing cut);
-the hand and its items stay on the screen without scrolling; the page never scrolls
-sideways. The same script plays the seated viewer's turns as a person would, with Hint and
-Play (or Pass, a bid, Give), so a deal runs at the bots' pace. Screenshots of every game at
-every size, mid-deal: ``build/test-artifacts/layout-<game>-<lang>-<w>x<h>.png``.
+count, role, clock or status, nor the hand; all of it stays inside the felt (nothing cut),
+and a seat's role badge inside the felt's rounded edge (where a test asks, over no other
+part of a seat either); the hand and its items stay on the screen without scrolling; the
+page never scrolls sideways. The same script plays the seated viewer's turns as a person
+would, with Hint and Play (or Pass, a bid, Give), so a deal runs at the bots' pace.
+Screenshots of every game at every size, mid-deal:
+``build/test-artifacts/layout-<game>-<lang>-<w>x<h>.png``.
 
 The phone hand: at 360 px a 20-card Dou Di Zhu landlord hand shows every card's corner
 whole, and a tap on it selects that card.
@@ -18,10 +20,14 @@ Positions fed to the page (its socket answered by the test with a state the serv
 view the engine's): a phone's notices show over the middle of the felt, clear of the seats
 along its top (``layout-toasts-<n>p-<w>x<h>.png``); at 1920 x 1080 the avatars, names, cards
 and tiles are larger than at 1366 x 768 and nothing collides (``layout-grows-<game>-*.png``);
-President's tax for five at 390 x 844, for the giver, the one waiting and after the gives
-(``layout-tax-{give,wait,done}-<style>-<lang>-390x844.png``). A five-seat match with the tax
-is also played through the page into the second deal's exchanges, checked as the deals are
-(``layout-tax-<style>-<lang>-390x844.png``).
+President's tax for four and five, every seat under its title, at every size (phones upright
+and on their side, 1280 x 800, 1366 x 768, 1920 x 1080) in English and Chinese, and on a
+phone on its side in Italian, German and Japanese, for the giver, the one waiting, the last
+finisher and after the gives, both tax styles: no collision, no text under 11 px, no title
+over another part of a seat, Give on the first screen
+(``layout-tax-{give,wait,slave,done}-<style>-<n>p-<lang>-<w>x<h>.png``). A five-seat match
+with the tax is also played through the page into the second deal's exchanges, checked as
+the deals are (``layout-tax-<style>-<lang>-390x844.png``).
 """
 
 from __future__ import annotations
@@ -31,6 +37,7 @@ import json
 import os
 import random
 import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -187,6 +194,35 @@ def test_the_check_finds_a_collision(live: LiveServer, browser: Any) -> None:
         page.wait_for_function("() => window.__layout.result().found.length > 0")
         found = page.evaluate("() => window.__layout.result().found")
         assert any("stray" in f["what"] and "avatar" in f["against"] for f in found), found
+    finally:
+        page.context.close()
+
+
+def test_the_check_finds_a_badge_cut_by_the_felt(live: LiveServer, browser: Any) -> None:
+    """A seat's role badge moved into the felt's rounded top left corner is reported cut by
+    the felt's edge, though it lies inside the felt's box."""
+    page = new_page(browser, (1366, 768), "en")
+    try:
+        # President: the dealer's badge.
+        table_id = live.create(deals=1, **GAMES["president"])["id"]
+        take_seat(page, live.url, table_id, "Ana", 0)
+        page.evaluate("() => window.__layout.pauseAt(0)")
+        page.wait_for_function("() => window.__layout.paused")
+        page.locator(".seat .role").wait_for()
+        assert not page.evaluate("() => window.__layout.result().found")
+        page.evaluate(
+            """() => {
+              const felt = document.querySelector('.felt').getBoundingClientRect();
+              const role = document.querySelector('.seat .role');
+              role.style = `position:fixed;left:${felt.left + 12}px;top:${felt.top + 12}px`;
+            }"""
+        )
+        page.wait_for_function("() => window.__layout.result().found.length > 0")
+        found = page.evaluate("() => window.__layout.result().found")
+        assert any(
+            f["problem"] == "cut by the felt" and "role" in f["what"] and "top left" in f["against"]
+            for f in found
+        ), found
     finally:
         page.context.close()
 
@@ -460,7 +496,8 @@ def test_five_player_president_reaches_the_tax_of_deal_two(
         # exchanges still told on the felt.
         table_id = live.create(deals=2, seed=10, **tax_table(style))["id"]
         take_seat(page, live.url, table_id, "Ana", 0)
-        page.evaluate("() => window.__layout.reset()")
+        # Each seat's title (the second deal's) over no other part of a seat, too.
+        page.evaluate("() => { window.__layout.reset(); window.__layout.badges(); }")
         page.wait_for_function(
             "() => { const s = window.shedkit.state; return s.view && s.view.is_over }",
             timeout=90000,
@@ -512,54 +549,133 @@ def test_five_player_president_reaches_the_tax_of_deal_two(
         page.context.close()
 
 
-@pytest.mark.parametrize("style", TAX_STYLES)
-@pytest.mark.parametrize("lang", LANGS)
-def test_the_tax_panel_fits_a_phone_for_the_giver_and_the_rest(
-    live: LiveServer, browser: Any, lang: str, style: str
+#: The tax panel's sizes: phones upright and on their side, the desktop of the other browser
+#: tests (1280 x 800), a laptop and a big screen.
+TAX_SIZES = [(360, 740), (390, 844), (740, 360), (844, 390), (1280, 800), (1366, 768), (1920, 1080)]
+#: The other three languages, on a phone on its side (the felt is shortest there).
+TAX_MORE_LANGS = ["it", "de", "ja"]
+
+#: The states the server sent seat 0 at a table with the tax, by (players, style).
+_tax_states: dict[tuple[int, str], dict[str, Any]] = {}
+
+
+def tax_views(players: int, style: str) -> list[tuple[str, list[int], Any]]:
+    """Seat 0's views of a deal's tax (``deal.view(0)``), each with the finishing order of
+    the deal before (the titles held) and what it is: the President choosing the cards to
+    give back (``give``), the Vice-President waiting (``wait``), the last finisher waiting,
+    its best cards or the drawn ones gone (``slave``), and the first play of the deal, every
+    give made, the exchanges still told (``done``)."""
+    game = shedkit.make("president", players=players, tax=True, tax_style=style)
+    seats = list(range(players))
+    views = []
+    for step, order in (("give", seats), ("wait", [1, 0, *seats[2:]]), ("slave", [*seats[1:], 0])):
+        deal = game.new_deal(seed=5, previous_order=order)
+        assert deal.phase == "tax"
+        views.append((step, order, deal.view(0)))
+    deal = game.new_deal(seed=5, previous_order=seats)
+    while deal.phase == "tax":
+        deal.apply(deal.legal_moves()[0])
+    views.append(("done", seats, deal.view(0)))
+    return views
+
+
+def second_deal(
+    state: dict[str, Any], order: list[int], view: Any, state_id: int
+) -> dict[str, Any]:
+    """``state`` as the server sends it in a match's second deal: the first deal's finishing
+    order in the table's history (the titles each seat holds, PRE-11), ``view`` the seat's,
+    the clock running for the seat to move (the giver) with 25 s left and its bank."""
+    fed = copy.deepcopy(state)
+    fed["state_id"] = state_id
+    table = fed["table"]
+    table["deal_number"] = 2
+    table["deals_played"] = 1
+    table["history"] = [
+        {
+            "number": 1,
+            "match": table["match_no"],
+            "returns": [0] * len(order),
+            "thrown_in": False,
+            "finished": order,
+        }
+    ]
+    fed["view"] = serialize_view("president", view)
+    table["turn"] = {
+        "seat": fed["view"]["current_player"],
+        "deadline": time.time() + 55,
+        "bank": 30,
+    }
+    return fed
+
+
+def check_tax_panel(
+    live: LiveServer, browser: Any, size: tuple[int, int], lang: str, players: int
 ) -> None:
-    """The exchanges of a five-seat deal fed to the page at 390 x 844 (the viewer the
-    President, choosing the cards to give back; then the Vice-President, waiting; then the
-    first play, the exchanges still told): the same checks, the buttons on the first screen."""
-    page = new_page(browser, TAX_SIZE, lang)
+    """Seat 0's views of the tax (``tax_views``) fed to one page, in both tax styles (PRE-20
+    drawn, PRE-21 best), every seat under its title: the panel on the felt with no collision
+    and no text under 11 px, the seats' badges whole, the giver's buttons on the first
+    screen."""
+    page = new_page(browser, size, lang)
     try:
-        body = tax_table(style)
-        state = seated_state(live, "president", options=body["options"], bots=4)
-        game = shedkit.make("president", **body["options"])
-        feed(page, live, state)
-        for n, (order, step) in enumerate((([0, 1, 2, 3, 4], "give"), ([1, 0, 2, 3, 4], "wait"))):
-            deal = game.new_deal(seed=5, previous_order=order)
-            assert deal.phase == "tax"
-            fed = copy.deepcopy(state)
-            fed["state_id"] = state["state_id"] + 1 + n
-            fed["view"] = serialize_view("president", deal.view(0))
-            page.evaluate("() => window.__layout.reset()")
-            page.feed(fed)
-            page.locator(".felt .tax").wait_for()
-            if step == "give":
-                give = page.locator(".me-area .tax-dialog #give")
-                give.wait_for()
-                assert give.bounding_box()["y"] + give.bounding_box()["height"] <= TAX_SIZE[1]
-            else:
-                page.locator(".me-area .tax-wait").wait_for()
-            page.wait_for_function("() => window.__layout.result().checks > 0")
-            page.wait_for_timeout(150)
-            ARTIFACTS.mkdir(parents=True, exist_ok=True)
-            shot = f"layout-tax-{step}-{style}-{lang}-{TAX_SIZE[0]}x{TAX_SIZE[1]}"
-            page.screenshot(path=str(ARTIFACTS / f"{shot}.png"))
-            check_result(page, shot)
-        # Every give made: the first play of the deal, the exchanges told both ways.
-        while deal.phase == "tax":
-            deal.apply(deal.legal_moves()[0])
-        fed = copy.deepcopy(state)
-        fed["state_id"] = state["state_id"] + 5
-        fed["view"] = serialize_view("president", deal.view(0))
-        page.evaluate("() => window.__layout.reset()")
-        page.feed(fed)
-        page.locator(".felt .tax .exchange.given.done").first.wait_for()
-        page.wait_for_function("() => window.__layout.result().checks > 0")
-        page.wait_for_timeout(150)
-        shot = f"layout-tax-done-{style}-{lang}-{TAX_SIZE[0]}x{TAX_SIZE[1]}"
-        page.screenshot(path=str(ARTIFACTS / f"{shot}.png"))
-        check_result(page, shot)
+        n = 0
+        for style in TAX_STYLES:
+            key = (players, style)
+            if key not in _tax_states:
+                _tax_states[key] = seated_state(
+                    live,
+                    "president",
+                    options={"players": players, "tax": True, "tax_style": style},
+                    bots=players - 1,
+                )
+            state = _tax_states[key]
+            if n == 0:
+                # The first deal's position, checked once before the tax's are fed; from
+                # then on, each seat's title over no other part of a seat too.
+                feed(page, live, state)
+                page.wait_for_function("() => window.__layout.result().checks > 0")
+                page.evaluate("() => window.__layout.badges()")
+                first = state["state_id"]
+            for step, order, view in tax_views(players, style):
+                n += 1
+                page.evaluate("() => window.__layout.reset()")
+                page.feed(second_deal(state, order, view, first + n))
+                page.locator(".felt .tax").wait_for()
+                page.locator(".felt .seat .role.title-president").wait_for()
+                if step == "give":
+                    give = page.locator(".me-area .tax-dialog #give")
+                    give.wait_for()
+                    box = give.bounding_box()
+                    assert box["y"] + box["height"] <= size[1]
+                    assert box["x"] + box["width"] <= size[0]
+                elif step == "done":
+                    page.locator(".felt .tax .exchange.given.done").first.wait_for()
+                else:
+                    page.locator(".me-area .tax-wait").wait_for()
+                page.wait_for_function("() => window.__layout.result().checks > 0")
+                page.wait_for_timeout(150)
+                shot = f"layout-tax-{step}-{style}-{players}p-{lang}-{size[0]}x{size[1]}"
+                ARTIFACTS.mkdir(parents=True, exist_ok=True)
+                page.screenshot(path=str(ARTIFACTS / f"{shot}.png"))
+                check_result(page, shot)
     finally:
         page.context.close()
+
+
+@pytest.mark.parametrize("players", [4, 5])
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("size", TAX_SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_tax_panel_fits_every_screen_for_the_giver_and_the_rest(
+    live: LiveServer, browser: Any, size: tuple[int, int], lang: str, players: int
+) -> None:
+    """The exchanges of a four- or five-seat deal fed to the page (the viewer the President,
+    choosing the cards to give back; the Vice-President, waiting; the last finisher, its
+    best cards or the drawn ones gone; the first play, the exchanges still told), in both
+    tax styles: no collision, no text under 11 px, the buttons on the first screen."""
+    check_tax_panel(live, browser, size, lang, players)
+
+
+@pytest.mark.parametrize("lang", TAX_MORE_LANGS)
+def test_the_tax_panel_fits_a_phone_on_its_side_in_every_language(
+    live: LiveServer, browser: Any, lang: str
+) -> None:
+    check_tax_panel(live, browser, (740, 360), lang, 5)
