@@ -338,14 +338,17 @@ class Trainer:
             self.checkpoint()
             if c.eval_deals:
                 # The final networks are measured before the run returns.
+                measured = None
                 if evaluation is not None:
                     wait(evaluation.pending)
                     self._collect(evaluation, inflight)
                     self._finish_eval(evaluation)
-                evaluation = self._start_eval(backend, inflight)
-                wait(evaluation.pending)
-                self._collect(evaluation, inflight)
-                self._finish_eval(evaluation)
+                    measured = evaluation.frames
+                if measured != self.frames:
+                    evaluation = self._start_eval(backend, inflight)
+                    wait(evaluation.pending)
+                    self._collect(evaluation, inflight)
+                    self._finish_eval(evaluation)
                 self._save_state()  # with its evaluation, for the next run's progress line
                 self._report(started, frames_at_start)
         except KeyboardInterrupt:

@@ -9,6 +9,7 @@ does better there than greedy.
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 from typing import Any
@@ -52,6 +53,12 @@ def plot_history(folder: str | Path, path: str | Path | None = None) -> Path:
         ax.errorbar(hours, wp, yerr=[low, high], marker="o", capsize=3, color=colour, label=label)
         greedy = [s["wp"] - s["d"] for s in stats]
         ax.plot(hours, greedy, linestyle="--", color=colour, alpha=0.6, label=f"greedy {label}")
+    # Where a resumed run changed its actors' backend, a line says which runs from there.
+    for before, line in itertools.pairwise(history):
+        if line.get("backend") != before.get("backend"):
+            at = (before["eval"]["hours"] + line["eval"]["hours"]) / 2
+            ax.axvline(at, color="grey", linestyle=":", linewidth=1)
+            ax.text(at, 0.97, f" {line.get('backend')}", va="top", fontsize="small", color="grey")
     deals = history[-1]["eval"]["roles"]["landlord"]["deals"]
     ax.set_xlabel("training time (hours)")
     ax.set_ylabel(f"win rate against greedy ({deals} deals, 95 % interval)")
