@@ -29,6 +29,7 @@ from typing import Any, Final, TypeAlias
 
 from shedkit.agents.douzero.checkpoint import WeightsError
 from shedkit.agents.douzero.encoding import card_counts_row
+from shedkit.agents.douzero.model import dense_shapes
 from shedkit.core.extras import require_extra
 from shedkit.doudizhu.combos import card_rank
 from shedkit.doudizhu.view import View
@@ -83,14 +84,7 @@ def bid_features(view: View) -> NDArray[np.int8]:
 
 def bid_param_shapes() -> dict[str, tuple[int, ...]]:
     """Every parameter of the bidding network, by its PyTorch name, with its shape."""
-    shapes: dict[str, tuple[int, ...]] = {}
-    fan_in = BID_FEATURES
-    for i in range(1, _LAYERS + 1):
-        out = 1 if i == _LAYERS else BID_WIDTH
-        shapes[f"dense{i}.weight"] = (out, fan_in)
-        shapes[f"dense{i}.bias"] = (out,)
-        fan_in = out
-    return shapes
+    return dense_shapes(BID_FEATURES, BID_WIDTH, _LAYERS)
 
 
 def random_bid_params(seed: int = 0) -> dict[str, Array]:

@@ -45,6 +45,7 @@ __all__ = [
     "WeightsError",
     "bidding_file",
     "cached_net",
+    "dense_shapes",
     "load_net",
     "load_weights",
     "param_shapes",
@@ -73,9 +74,15 @@ def param_shapes(position: str) -> dict[str, tuple[int, ...]]:
         "lstm.bias_ih_l0": (4 * HIDDEN,),
         "lstm.bias_hh_l0": (4 * HIDDEN,),
     }
-    fan_in = X_SIZE[position] + HIDDEN
-    for i in range(1, _DENSE + 1):
-        out = 1 if i == _DENSE else WIDTH
+    shapes.update(dense_shapes(X_SIZE[position] + HIDDEN, WIDTH, _DENSE))
+    return shapes
+
+
+def dense_shapes(fan_in: int, width: int, layers: int) -> dict[str, tuple[int, ...]]:
+    """``dense1`` … ``denseN``: ``layers`` linear layers of ``width`` units, the last of 1."""
+    shapes: dict[str, tuple[int, ...]] = {}
+    for i in range(1, layers + 1):
+        out = 1 if i == layers else width
         shapes[f"dense{i}.weight"] = (out, fan_in)
         shapes[f"dense{i}.bias"] = (out,)
         fan_in = out
