@@ -136,7 +136,11 @@ def _export(args: argparse.Namespace, out: Console) -> int:
         save_npz(load_weights(path), target, half=args.float16)
         size += target.stat().st_size
     kind = "float16" if args.float16 else "float32"
-    out.print(f"wrote {len(files)} networks ({kind}, {size / 1e6:.1f} MB) to {args.out}")
+    out.print(
+        f"wrote {len(files)} networks ({kind}, {size / 1e6:.1f} MB) to {args.out}",
+        markup=False,
+        soft_wrap=True,
+    )
     return 0
 
 
@@ -146,7 +150,7 @@ def run_train(args: argparse.Namespace, out: Console, err: Console) -> int:
         from shedkit.train.plot import plot_history
 
         path = plot_history(args.folder, args.output)
-        out.print(f"wrote {path}")
+        out.print(f"wrote {path}", markup=False, soft_wrap=True)
         return 0
     if args.train_target == "export":
         return _export(args, out)
@@ -193,15 +197,22 @@ def run_train(args: argparse.Namespace, out: Console, err: Console) -> int:
 
     signal.signal(signal.SIGTERM, stop)
     if trainer.resumed:
-        err.print(f"resuming {args.out}: {trainer.frames:,} frames so far", markup=False)
+        err.print(
+            f"resuming {args.out}: {trainer.frames:,} frames so far", markup=False, soft_wrap=True
+        )
     try:
         summary = trainer.run()
     except KeyboardInterrupt:
-        err.print(f"interrupted: checkpoint written at {trainer.frames:,} frames", markup=False)
+        err.print(
+            f"interrupted: checkpoint written at {trainer.frames:,} frames",
+            markup=False,
+            soft_wrap=True,
+        )
         return 130
     out.print(
         f"trained to {summary['frames']:,} frames ({summary['hours']:.3f} h); "
         f"the networks are in {summary['out']} (douzero:{summary['out']})",
         markup=False,
+        soft_wrap=True,
     )
     return 0
