@@ -6,8 +6,8 @@ A script injected into the page checks the geometry after every change it sees (
 MutationObserver, then two frames for the layout to settle): no tile, card, banner or label
 drawn in the centre, in front of a seat or as a banner may cover a seat's avatar, name,
 count, role, clock or status, nor the hand; all of it stays inside the felt (nothing cut),
-and a seat's role badge inside the felt's rounded edge and (but for Dominoes' team badges)
-over no other part of a seat; the hand and its items stay on the screen without scrolling;
+and a seat's role, title or team badge inside the felt's rounded edge and over no other
+part of a seat; the hand and its items stay on the screen without scrolling;
 the page never scrolls sideways. The same script plays the seated viewer's turns as a
 person would, with Hint and Play (or Pass, a bid, Give), so a deal runs at the bots' pace.
 Screenshots of every game at every size, mid-deal:
@@ -124,11 +124,8 @@ def play_deal(page: Any, live: LiveServer, name: str, body: dict[str, Any], shot
     table_id = live.create(deals=1, **body)["id"]
     take_seat(page, live.url, table_id, "Ana", 0)
     page.evaluate("() => window.__layout.reset()")
-    if not name.startswith("dominoes"):
-        # Each seat's role or title badge over no other part of a seat, too. Dominoes' team
-        # badges are not held to it yet: on a phone on its side the own seat's can still
-        # touch the left seat's avatar late in a deal.
-        page.evaluate("() => window.__layout.badges()")
+    # Each seat's role, title or team badge over no other part of a seat, too.
+    page.evaluate("() => window.__layout.badges()")
     # Mid-deal: the autoplayer stops on the viewer's turn after this many moves.
     page.evaluate("n => window.__layout.pauseAt(n)", 12 if name.startswith("dominoes") else 14)
     page.wait_for_function(

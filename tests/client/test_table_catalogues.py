@@ -36,6 +36,9 @@ SAME_AS_ENGLISH = {
     "dom.domino": {"it", "de"},
     "dom.team.0": {"de"},
     "dom.team.1": {"de"},
+    # A team's letter, as every language names the teams (A 队, チームA, Coppia A).
+    "dom.team_short.0": {"zh", "it", "de", "ja"},
+    "dom.team_short.1": {"zh", "it", "de", "ja"},
     "table.chat": {"it", "de"},
     "table.menu": {"it"},
     "card.joker.any": {"de"},

@@ -41,7 +41,11 @@ function team(view, seat) {
 function Role({ view, seat }) {
   const side = team(view, seat);
   if (side === null) return null;
-  return html`<span class=${`role team-badge team-${side}`}>${t(`dom.team.${side}`)}</span>`;
+  // The short form (a letter) stands for the name where a phone on its side has no room.
+  return html`<span class=${`role team-badge team-${side}`}>
+    <span class="team-short" aria-hidden="true">${t(`dom.team_short.${side}`)}</span>
+    <span class="role-name">${t(`dom.team.${side}`)}</span>
+  </span>`;
 }
 
 // In front of a seat: its last move of this round (the tile it laid, a draw, a pass).
