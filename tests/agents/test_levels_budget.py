@@ -102,14 +102,22 @@ def test_every_own_setting_has_a_plain_default() -> None:
 
 def test_tiengow_levels_play_their_budgets_and_expert_its_chains() -> None:
     """Tien Gow's hard searches on one core for its chips; expert four times the playouts
-    over two processes, its deals drawn from ten chains on the moves seen."""
+    over two processes, its deals drawn from two long chains a process on the moves seen,
+    the others modelled as greedy (ε = 0.05) and their face-down discards laid as it would."""
     game = shedkit.make("tiengow")
     hard = make_level("hard", game, 1, budget_only=True)
     expert = make_level("expert", game, 1, budget_only=True)
     assert (hard.playouts, hard.workers, hard.seconds) == (1200, 1, None)
     assert (expert.playouts, expert.workers) == (4 * hard.playouts, 2)
-    assert own_settings("expert", "tiengow") == {"mcmc": 400, "chains": 10}
-    assert (expert.knowledge.settings.mcmc, expert.knowledge.settings.chains) == (400, 10)
+    assert own_settings("expert", "tiengow") == {
+        "mcmc": 600,
+        "chains": 2,
+        "model_epsilon": 0.05,
+        "model_discards": True,
+    }
+    settings = expert.knowledge.settings
+    assert (settings.mcmc, settings.chains, settings.model_epsilon) == (600, 2, 0.05)
+    assert settings.model_discards and not hard.knowledge.settings.model_discards
     assert hard.knowledge.settings.objective == expert.knowledge.settings.objective == "adp"
     assert (hard.knowledge.settings.mcmc, make_level("hard", game, 1).seconds) == (0, 1.0)
     state = game.new_deal(seed=2)

@@ -941,6 +941,62 @@ def test_tg_chain_keeps_the_view_and_places_more_tiles_right() -> None:
     assert chain_right > uniform_right
 
 
+def _tg_greedy_would_discard(game: Any, deal: Any, index: int) -> bool:
+    """Whether the discard at history ``index`` of ``deal`` is the move greedy makes there."""
+    from shedkit.agents.search.knowledge.tiengow import replay_hand
+
+    moves = [m for _, m, _ in deal.history[:index]]
+    hands = [list(h) for h in deal.dealt]
+    before = replay_hand(game, deal.view(0), hands, moves, lambda s, m: None, deal.seed)
+    assert before is not None
+    seat = deal.history[index][0]
+    return bool(make_agent("greedy", game).act(before.view(seat)) == deal.history[index][1])
+
+
+def test_tg_model_discards_lay_down_what_greedy_would() -> None:
+    """TG-21/25: a face-down discard's tiles are hidden, and a chain that weighs it only as
+    *a discard* leaves them at random; with ``model_discards`` the chains swap tiles between
+    the other seats' pools and lay each hidden discard down as the modelled greedy seat
+    would, so the discard over a led pair is greedy's own in almost every deal drawn."""
+    game = shedkit.make("tiengow", first_banker=0)
+    found = [x for x in (_tg_discard_over_pair(game, seed) for seed in range(12)) if x]
+    assert len(found) >= 3
+    share = {"mcmc": 0.0, "model": 0.0}
+    for state, _ in found:
+        view = state.view(2)
+        for name, settings in (("mcmc", {}), ("model", {"model_discards": True})):
+            knowledge = _knowing(TienGowKnowledge, game, mcmc=90, **settings)
+            draw = knowledge.determinizer(view, random.Random(3))
+            deals = [draw() for _ in range(20)]
+            assert all(deal.view(2) == view for deal in deals)
+            share[name] += sum(_tg_greedy_would_discard(game, d, 1) for d in deals) / 20
+    assert share["model"] > 0.8 * len(found) > share["mcmc"]
+
+
+def test_tg_model_discards_keep_the_view_and_place_more_tiles_right() -> None:
+    """With ``model_discards`` every deal still shows the seat its very view (a discard
+    never throws a tile its seat plays face up later, TG-53 holds), and the deals place more
+    of the other hands' tiles where they really are than uniform draws do."""
+    for preset in ("standard", "dominorules"):
+        game = shedkit.make("tiengow", preset=preset)
+        greedy = make_agent("greedy", game)
+        knowledge = _knowing(TienGowKnowledge, game, mcmc=60, chains=2, model_discards=True)
+        uniform_right = chain_right = 0.0
+        for seed in range(8):
+            state = _greedy_moves(game.new_deal(seed=seed), greedy, 10 + seed)
+            seat = state.current_player
+            view = state.view(seat)
+            draw = knowledge.determinizer(view, random.Random(seed))
+            assert isinstance(draw, _Weighted)
+            for deal in draw.deals[:20]:
+                assert deal.view(seat) == view
+            uniform = TienGowKnowledge(game).determinizer(view, random.Random(seed))
+            for _ in range(40):
+                uniform_right += _tg_right_share(uniform(), state, seat) or 0.0
+                chain_right += _tg_right_share(draw(), state, seat) or 0.0
+        assert chain_right > uniform_right, preset
+
+
 def test_tg_replay_refuses_hands_that_could_not_have_made_the_moves() -> None:
     """`replay_hand` plays a hand again from its deal, or says None when the rules refuse a
     move (TG-53: a tile of the other suit discarded by a seat that held the led suit)."""

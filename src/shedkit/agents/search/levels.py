@@ -4,9 +4,10 @@
 ``medium`` is greedy, ``hard`` is determinized search on one core (a budget
 that fits about a second per move), ``expert`` the same search with a larger
 budget over several processes, and in Dou Di Zhu exact endgames and a wider
-margin before it overrides the greedy move; in President and Tien Gow it draws its
-deals from ten Metropolis chains on how likely they make the moves seen; in Dominoes it
-plays for the side's win rather than its points (``objective="wp"``).
+margin before it overrides the greedy move; in President it draws its deals from ten
+Metropolis chains on how likely they make the moves seen, in Tien Gow from two long chains
+per process that also lay the other seats' face-down discards down as greedy would; in
+Dominoes it plays for the side's win rather than its points (``objective="wp"``).
 """
 
 from __future__ import annotations
@@ -75,8 +76,14 @@ LEVELS: dict[str, Level] = {
             ("president", (("mcmc", 400), ("chains", 10))),
             # A hand is won or lost: the points it is won by matter to the match only.
             ("dominoes", (("objective", "wp"),)),
-            # Deals from ten chains, weighed by the plays and discards seen.
-            ("tiengow", (("mcmc", 400), ("chains", 10))),
+            # More playouts alone do not help in Tien Gow (what the others hold does): deals
+            # from chains on the plays and discards seen, modelling the others as the greedy
+            # bot (ε = 0.05) whose face-down discards are its cheapest tiles (`model_discards`):
+            # two long chains per process, as ten short ones stayed near their uniform starts.
+            (
+                "tiengow",
+                (("mcmc", 600), ("chains", 2), ("model_epsilon", 0.05), ("model_discards", True)),
+            ),
         ),
     ),
 }
@@ -87,7 +94,14 @@ PLAIN_SETTINGS: Final[dict[str, dict[str, Any]]] = {
     "doudizhu": {"confidence": 1.0, "endgame_cards": 0, "mcmc": 0, "chains": 1, "objective": "wp"},
     "president": {"confidence": 1.0, "mcmc": 0, "chains": 1},
     "dominoes": {"confidence": 1.0, "mcmc": 0, "chains": 1, "objective": "adp"},
-    "tiengow": {"confidence": 1.0, "mcmc": 0, "chains": 1, "objective": "adp"},
+    "tiengow": {
+        "confidence": 1.0,
+        "mcmc": 0,
+        "chains": 1,
+        "objective": "adp",
+        "model_epsilon": 0.25,
+        "model_discards": False,
+    },
 }
 
 

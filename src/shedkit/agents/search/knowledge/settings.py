@@ -47,6 +47,9 @@ class SearchSettings:
     mcmc: int = 0
     #: How many chains, each from its own uniform deal, share the ``mcmc`` steps.
     chains: int = 1
+    #: Tien Gow: the chains lay down the other seats' face-down discards as the ε-greedy
+    #: seats they model would (the tiles worth least), instead of any tiles at random.
+    model_discards: bool = False
     #: Dou Di Zhu: a playout with at most this many cards in hands is solved exactly (0: off).
     endgame_cards: int = 0
     #: Dou Di Zhu: the endgame solver's node budget, past which it gives up.

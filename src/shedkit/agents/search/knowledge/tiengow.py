@@ -15,6 +15,17 @@ which it held a beating combination less likely (not impossible: TG-21 lets a
 player discard all the same, and ε keeps such deals). ``infer`` draws that many
 deals and weighs each; ``mcmc`` walks ``chains`` Metropolis chains of tile swaps
 between the other seats' hands and hidden discards (`_chain`).
+
+Which tiles a hidden discard held is part of a deal too, and the ε-greedy seats
+the likelihood models lay down the tiles worth least to their hand: a uniform
+deal, and a chain of swaps that weighs a discard only as *a discard*, give a
+discard tiles at random, so the seat keeps tiles it would have thrown away and
+has thrown away some it would have kept. With ``model_discards`` the chains swap
+tiles between the other seats' *pools* instead (a seat's hand and its hidden
+discards together), and the replay lays each hidden discard down as the model
+does: greedy's discard when greedy discards there, else the discard greedy
+values least (`_modelled_discard`); what a seat still holds is what it did not
+lay down (`_pool_chain`).
 """
 
 from __future__ import annotations
@@ -24,6 +35,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
+from shedkit.agents.greedy_tiengow import tile_values
 from shedkit.agents.search.knowledge.sampler import (
     GreedyRollouts,
     _pooled,
@@ -34,7 +46,8 @@ from shedkit.agents.search.knowledge.sampler import (
 from shedkit.agents.search.knowledge.settings import SearchSettings
 from shedkit.core.compiled import mypyc_attr
 from shedkit.core.errors import IllegalMoveError
-from shedkit.tiengow.combos import KIND_TILES, NUM_KINDS, TILE_KIND, pack
+from shedkit.tiengow.combos import KIND_TILES, NUM_KINDS, TILE_KIND, fits, pack
+from shedkit.tiengow.movegen import lead_moves
 
 __all__ = ["TienGowKnowledge", "replay_hand"]
 
@@ -52,6 +65,7 @@ class TienGowKnowledge(GreedyRollouts):
         "mcmc",
         "chains",
         "paired",
+        "model_discards",
     )
 
     def reward(self, state: Any, seat: int) -> float:
@@ -72,7 +86,9 @@ class TienGowKnowledge(GreedyRollouts):
         ):
             return super().determinizer(view, rng)
         if settings.mcmc > 0:
-            chain = self._chain(view, rng)
+            chain = (
+                self._pool_chain(view, rng) if settings.model_discards else self._chain(view, rng)
+            )
             if chain is not None:
                 return chain
             return super().determinizer(view, rng)
@@ -147,6 +163,117 @@ class TienGowKnowledge(GreedyRollouts):
             return free, build
 
         return _pooled(start, None, self.settings.mcmc, self.settings.chains, rng)
+
+    def _pool_chain(self, view: Any, rng: random.Random) -> _Weighted | None:
+        """Deals from Metropolis chains over the other seats' pools, discards laid by the model.
+
+        A seat's pool is the tiles it held at the start and did not play face up: its
+        hand and its hidden discards together. A swap moves one tile each way between two
+        pools; the replay of the history then lays each hidden discard down as an
+        ε-greedy seat would (`_modelled_discard`), out of the tiles the seat does not
+        still play face up later, and weighs it as *a discard*; every face-up play is
+        weighed as itself (`_Seen`). A pool that cannot make the moves seen gives no deal.
+        """
+        game, me = self.game, view.seat
+        n = view.num_players
+        greedy, epsilon = self.greedy, self.settings.model_epsilon
+        history = view.history
+        known: list[list[int]] = [[] for _ in range(n)]
+        taken = 0
+        for who, move, tiles in history:
+            if who == me:
+                for t in tiles:
+                    taken |= 1 << t
+            elif not move.hidden:
+                known[who] += move.kinds
+        for t in (*view.hand, *view.out_of_play):
+            taken |= 1 << t
+        mine = sorted({*view.hand, *(t for who, _, ts in history if who == me for t in ts)})
+        # The packed tiles each move's seat still plays face up after it: a discard keeps them.
+        later = [0] * len(history)
+        face_up = [0] * n
+        for i in range(len(history) - 1, -1, -1):
+            who, move, _ = history[i]
+            later[i] = face_up[who]
+            if who != me and not move.hidden:
+                face_up[who] += move.need
+
+        def start() -> _Start:
+            first = game.determinize(view, rng)
+            pools: dict[int, list[int]] = {}
+            for s in range(n):
+                if s != me:
+                    pools[s] = [TILE_KIND[t] for t in first.hand(s)]
+            for i, (who, move, _) in enumerate(history):
+                if who != me and move.hidden:
+                    pools[who] += first.history[i][1].kinds
+
+            def build(places: dict[int, list[int]]) -> tuple[Any, float] | None:
+                kinds = [known[s] + places.get(s, []) for s in range(n)]
+                state = game.new_deal(
+                    seed=first.seed,
+                    hands=_tiles(kinds, me, mine, taken),
+                    banker=view.banker,
+                    banker_streak=view.banker_streak,
+                    leader=view.start_leader,
+                    units=list(view.start_units),
+                    direction=view.direction,
+                )
+                if state.is_over:
+                    return None
+                seen = _Seen(greedy, me, epsilon, view.options)
+                log = 0.0
+                try:
+                    for i, (who, move, _) in enumerate(history):
+                        if who != me and move.hidden:
+                            made = _modelled_discard(state, greedy, epsilon, later[i])
+                            if made is None:
+                                return None
+                            move, chance = made
+                            log += math.log(chance)
+                        else:
+                            seen(state, move)
+                        state.apply(move)
+                except IllegalMoveError:
+                    return None
+                return state, seen.log + log
+
+            return pools, build
+
+        return _pooled(start, None, self.settings.mcmc, self.settings.chains, rng)
+
+
+def _modelled_discard(
+    state: Any, greedy: Any, epsilon: float, keep: int
+) -> tuple[Any, float] | None:
+    """The discard an ε-greedy current player lays down keeping the packed tiles ``keep``,
+    and the chance that it discards there at all (1 for a forced move).
+
+    Greedy's own move when it discards and keeps ``keep`` (chance 1 − ε plus ε's share of
+    the discards); else (greedy would beat, or throw away a tile it plays face up later)
+    the discard greedy values least among those that keep them, as `GreedyTienGow` ranks
+    discards (chance ε's share alone). None if no discard keeps them.
+    """
+    seat = state.current_player
+    counts = state.counts[seat]
+    legal = state.legal_moves()
+    allowed = [m for m in legal if m.is_discard and fits(counts - m.need, keep)]
+    if not allowed:
+        return None
+    if len(legal) < 2:
+        return allowed[0], 1.0
+    discards = 0
+    for m in legal:
+        discards += m.is_discard
+    chance = epsilon * discards / len(legal)
+    guess = greedy.act(state.view(seat))
+    if guess in allowed:
+        return guess, chance + 1.0 - epsilon
+    if len(allowed) == 1:
+        return allowed[0], chance
+    kinds = [TILE_KIND[t] for t in state.hand(seat)]
+    values = tile_values(kinds, lead_moves(counts, state.game.tables.plays))
+    return min(allowed, key=lambda m: (sum(values[k] for k in m.kinds), m.action_id)), chance
 
 
 def _tiles(kinds: list[list[int]], me: int, mine: list[int], taken: int) -> list[list[int]]:
