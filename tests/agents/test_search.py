@@ -923,11 +923,21 @@ def test_tg_chain_keeps_the_view_and_places_more_tiles_right() -> None:
     other seats' hands and face-down discards: each deal agrees with the view, and they
     place more hidden tiles where they really are than uniform draws do."""
     game = shedkit.make("tiengow")
-    greedy = make_agent("greedy", game)
     knowledge = _knowing(TienGowKnowledge, game, mcmc=60, chains=3)
+    uniform_right, chain_right = _tg_chain_against_uniform(game, knowledge, 10, 6)
+    assert chain_right > uniform_right
+
+
+def _tg_chain_against_uniform(
+    game: Any, knowledge: TienGowKnowledge, deals: int, moves: int
+) -> tuple[float, float]:
+    """How many hidden tiles uniform deals and ``knowledge``'s chains place right, summed
+    over 40 draws in each of ``deals`` positions (deal ``seed`` after ``moves + seed``
+    greedy moves); every deal a chain draws shows the seat its very view."""
+    greedy = make_agent("greedy", game)
     uniform_right = chain_right = 0.0
-    for seed in range(10):
-        state = _greedy_moves(game.new_deal(seed=seed), greedy, 6 + seed)
+    for seed in range(deals):
+        state = _greedy_moves(game.new_deal(seed=seed), greedy, moves + seed)
         seat = state.current_player
         view = state.view(seat)
         draw = knowledge.determinizer(view, random.Random(seed))
@@ -938,7 +948,7 @@ def test_tg_chain_keeps_the_view_and_places_more_tiles_right() -> None:
         for _ in range(40):
             uniform_right += _tg_right_share(uniform(), state, seat) or 0.0
             chain_right += _tg_right_share(draw(), state, seat) or 0.0
-    assert chain_right > uniform_right
+    return uniform_right, chain_right
 
 
 def _tg_greedy_would_discard(game: Any, deal: Any, index: int) -> bool:
@@ -979,21 +989,8 @@ def test_tg_model_discards_keep_the_view_and_place_more_tiles_right() -> None:
     of the other hands' tiles where they really are than uniform draws do."""
     for preset in ("standard", "dominorules"):
         game = shedkit.make("tiengow", preset=preset)
-        greedy = make_agent("greedy", game)
         knowledge = _knowing(TienGowKnowledge, game, mcmc=60, chains=2, model_discards=True)
-        uniform_right = chain_right = 0.0
-        for seed in range(8):
-            state = _greedy_moves(game.new_deal(seed=seed), greedy, 10 + seed)
-            seat = state.current_player
-            view = state.view(seat)
-            draw = knowledge.determinizer(view, random.Random(seed))
-            assert isinstance(draw, _Weighted)
-            for deal in draw.deals[:20]:
-                assert deal.view(seat) == view
-            uniform = TienGowKnowledge(game).determinizer(view, random.Random(seed))
-            for _ in range(40):
-                uniform_right += _tg_right_share(uniform(), state, seat) or 0.0
-                chain_right += _tg_right_share(draw(), state, seat) or 0.0
+        uniform_right, chain_right = _tg_chain_against_uniform(game, knowledge, 8, 10)
         assert chain_right > uniform_right, preset
 
 

@@ -121,18 +121,7 @@ class TienGowKnowledge(GreedyRollouts):
         n = view.num_players
         greedy, epsilon = self.greedy, self.settings.model_epsilon
         by_need = game.tables.discard_by_need
-        # What every seat is known to have played face up, and the tiles nobody else holds.
-        known: list[list[int]] = [[] for _ in range(n)]
-        taken = 0
-        for who, move, tiles in view.history:
-            if who == me:
-                for t in tiles:
-                    taken |= 1 << t
-            elif not move.hidden:
-                known[who] += move.kinds
-        for t in (*view.hand, *view.out_of_play):
-            taken |= 1 << t
-        mine = sorted({*view.hand, *(t for who, _, ts in view.history if who == me for t in ts)})
+        known, taken, mine = _known(view)
         hidden = [i for i, (who, move, _) in enumerate(view.history) if who != me and move.hidden]
 
         def start() -> _Start:
@@ -178,17 +167,7 @@ class TienGowKnowledge(GreedyRollouts):
         n = view.num_players
         greedy, epsilon = self.greedy, self.settings.model_epsilon
         history = view.history
-        known: list[list[int]] = [[] for _ in range(n)]
-        taken = 0
-        for who, move, tiles in history:
-            if who == me:
-                for t in tiles:
-                    taken |= 1 << t
-            elif not move.hidden:
-                known[who] += move.kinds
-        for t in (*view.hand, *view.out_of_play):
-            taken |= 1 << t
-        mine = sorted({*view.hand, *(t for who, _, ts in history if who == me for t in ts)})
+        known, taken, mine = _known(view)
         # The packed tiles each move's seat still plays face up after it: a discard keeps them.
         later = [0] * len(history)
         face_up = [0] * n
@@ -210,16 +189,8 @@ class TienGowKnowledge(GreedyRollouts):
 
             def build(places: dict[int, list[int]]) -> tuple[Any, float] | None:
                 kinds = [known[s] + places.get(s, []) for s in range(n)]
-                state = game.new_deal(
-                    seed=first.seed,
-                    hands=_tiles(kinds, me, mine, taken),
-                    banker=view.banker,
-                    banker_streak=view.banker_streak,
-                    leader=view.start_leader,
-                    units=list(view.start_units),
-                    direction=view.direction,
-                )
-                if state.is_over:
+                state = _dealt_like(game, view, _tiles(kinds, me, mine, taken), first.seed)
+                if state is None:
                     return None
                 seen = _Seen(greedy, me, epsilon, view.options)
                 log = 0.0
@@ -297,6 +268,40 @@ def _tiles(kinds: list[list[int]], me: int, mine: list[int], taken: int) -> list
     return hands
 
 
+def _known(view: Any) -> tuple[list[list[int]], int, list[int]]:
+    """What ``view`` tells of the tiles: the kinds each seat played face up, the tiles no
+    other seat can hold (its own and those out of play, a bitmask of tile ids), and the
+    seat's own starting tiles."""
+    me = view.seat
+    known: list[list[int]] = [[] for _ in range(view.num_players)]
+    taken = 0
+    for who, move, tiles in view.history:
+        if who == me:
+            for t in tiles:
+                taken |= 1 << t
+        elif not move.hidden:
+            known[who] += move.kinds
+    for t in (*view.hand, *view.out_of_play):
+        taken |= 1 << t
+    mine = sorted({*view.hand, *(t for who, _, ts in view.history if who == me for t in ts)})
+    return known, taken, mine
+
+
+def _dealt_like(game: Any, view: Any, hands: list[list[int]], seed: int) -> Any:
+    """A hand dealt ``hands`` as ``view``'s hand started (its banker, leader, units and
+    direction), or None if it ends at once (TG-64)."""
+    state = game.new_deal(
+        seed=seed,
+        hands=hands,
+        banker=view.banker,
+        banker_streak=view.banker_streak,
+        leader=view.start_leader,
+        units=list(view.start_units),
+        direction=view.direction,
+    )
+    return None if state.is_over else state
+
+
 def replay_hand(
     game: Any,
     view: Any,
@@ -311,16 +316,8 @@ def replay_hand(
     state after the last move, or None if those hands could not have made those moves
     (a move the rules refuse, TG-53, or a hand that would have won at once, TG-64).
     """
-    state = game.new_deal(
-        seed=seed,
-        hands=hands,
-        banker=view.banker,
-        banker_streak=view.banker_streak,
-        leader=view.start_leader,
-        units=list(view.start_units),
-        direction=view.direction,
-    )
-    if state.is_over:
+    state = _dealt_like(game, view, hands, seed)
+    if state is None:
         return None
     try:
         for move in moves:
