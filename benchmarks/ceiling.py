@@ -16,6 +16,9 @@ bounds what any inference of the hidden cards could add to the level.
 - **dominoes**: the level's side (seats 0 and 2, or seat 0 with two players)
   and the sides swapped; ``d`` the mean over both seatings of the side's score
   (win 1, tie 1/2, loss 0) difference.
+- **tiengow**: the level in seat ``deal % 4`` (the banker is the deal's);
+  ``d`` the difference of the hand won (the last trick, TG-27). What the
+  seeing search sees includes the other seats' face-down discards (TG-25).
 
 Deal ``i`` uses the seed ``seed * 100000 + i`` and seat ``s`` the agent seed
 ``deal_seed * 16 + s``, so a run replays exactly. The playout budget is the
@@ -116,7 +119,7 @@ def play_deal(job: tuple[argparse.Namespace, int]) -> float:
 def main(argv: list[str] | None = None) -> int:
     """Play the deals and print the mean ``d`` with its 95 % interval."""
     p = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    p.add_argument("game", choices=["doudizhu", "president", "dominoes"])
+    p.add_argument("game", choices=["doudizhu", "president", "dominoes", "tiengow"])
     p.add_argument("--players", type=int, default=None)
     p.add_argument("--role", choices=["landlord", "peasants"], default="landlord")
     p.add_argument("--level", default="hard", help="a search level")
@@ -130,7 +133,12 @@ def main(argv: list[str] | None = None) -> int:
         p.error(f"--level must be a search level, not {run.level!r}")
     if run.deals < 2:
         p.error("--deals must be at least 2")
-    what = {"doudizhu": f"{run.role} win", "president": "place", "dominoes": "side score"}
+    what = {
+        "doudizhu": f"{run.role} win",
+        "president": "place",
+        "dominoes": "side score",
+        "tiengow": "hand won",
+    }
     print(
         f"{run.game}{f' ({run.players} players)' if run.players else ''}: {run.level} seeing "
         f"every hidden card vs {run.level}, "

@@ -9,6 +9,7 @@ import re
 import pytest
 
 import shedkit
+from shedkit.agents import make_agent
 from shedkit.agents.search.levels import make_level
 from tests.benchmarks.test_strength_levels import load
 
@@ -58,3 +59,28 @@ def test_bad_arguments_get_clear_errors(capsys: pytest.CaptureFixture[str]) -> N
     with pytest.raises(SystemExit):
         ceiling.main(["president", "--deals", "1"])
     assert "at least 2" in capsys.readouterr().err
+
+
+def test_tiengow_sees_the_face_down_discards_too() -> None:
+    """TG-25: the seeing search's deals are the true one, face-down discards and all, and a
+    Tien Gow deal's d is a difference of hands won, the same when played again."""
+    ceiling = load("ceiling")
+    game = shedkit.make("tiengow")
+    greedy = make_agent("greedy", game, 1)
+    state = game.new_deal(seed=4)
+    while not any(move.is_discard for _, move, _ in state.history):
+        assert not state.is_over
+        state.apply(greedy.act(state.view(state.current_player)))
+    hard = make_level("hard", game, 1, budget_only=True, playouts=4)
+    truth = ceiling._Truth()
+    truth.state = state
+    view = state.view(state.current_player)
+    draw = ceiling._Seeing(hard.knowledge, truth).determinizer(view, random.Random(1))
+    deal = draw()
+    assert deal is not state and deal.history == state.history
+    assert [deal.hand(s) for s in range(4)] == [state.hand(s) for s in range(4)]
+    run = argparse.Namespace(
+        game="tiengow", players=None, role="landlord", level="hard", playouts=8, seed=5
+    )
+    d = ceiling.play_deal((run, 2))
+    assert d in (-1.0, 0.0, 1.0) and d == ceiling.play_deal((run, 2))
