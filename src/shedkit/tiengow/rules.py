@@ -340,6 +340,19 @@ class TienGow(GameBase[Move, "State"]):
         """A full state consistent with ``view``: unseen tiles dealt at random (for search)."""
         return determinize(self, view, rng)
 
+    def deal_as_started(self, view: View, hands: list[list[int]], seed: int) -> State:
+        """A new hand dealt as ``hands`` under the start ``view``'s hand had: its banker
+        and streak, leader, units and direction (TG-03, TG-41); nothing played yet."""
+        return self.new_deal(
+            seed=seed,
+            hands=hands,
+            banker=view.banker,
+            banker_streak=view.banker_streak,
+            leader=view.start_leader,
+            units=list(view.start_units),
+            direction=view.direction,
+        )
+
     def deal_from(
         self,
         view: View,
@@ -353,15 +366,7 @@ class TienGow(GameBase[Move, "State"]):
         shows only as a count. Whether a special hand ended the hand is the
         view's (TG-64).
         """
-        state = self.new_deal(
-            seed=seed,
-            hands=hands,
-            banker=view.banker,
-            banker_streak=view.banker_streak,
-            leader=view.start_leader,
-            units=list(view.start_units),
-            direction=view.direction,
-        )
+        state = self.deal_as_started(view, hands, seed)
         if state.special != view.special:
             state = State(
                 self,

@@ -290,15 +290,7 @@ def _known(view: Any) -> tuple[list[list[int]], int, list[int]]:
 def _dealt_like(game: Any, view: Any, hands: list[list[int]], seed: int) -> Any:
     """A hand dealt ``hands`` as ``view``'s hand started (its banker, leader, units and
     direction), or None if it ends at once (TG-64)."""
-    state = game.new_deal(
-        seed=seed,
-        hands=hands,
-        banker=view.banker,
-        banker_streak=view.banker_streak,
-        leader=view.start_leader,
-        units=list(view.start_units),
-        direction=view.direction,
-    )
+    state = game.deal_as_started(view, hands, seed)
     return None if state.is_over else state
 
 
