@@ -175,14 +175,20 @@ def test_whole_deals_in_every_language(
     test_whole_deals_never_collide(live, browser, size, lang)
 
 
+def seat_paused(page: Any, live: LiveServer, name: str) -> None:
+    """Seat the page at a new table of game ``name``, its autoplayer held before the
+    viewer's first move."""
+    table_id = live.create(deals=1, **GAMES[name])["id"]
+    take_seat(page, live.url, table_id, "Ana", 0)
+    page.evaluate("() => window.__layout.pauseAt(0)")
+    page.wait_for_function("() => window.__layout.paused")
+
+
 def test_the_check_finds_a_collision(live: LiveServer, browser: Any) -> None:
     """A label laid over a seat's avatar is reported, with both elements named."""
     page = new_page(browser, (390, 844), "en")
     try:
-        table_id = live.create(deals=1, **GAMES["doudizhu"])["id"]
-        take_seat(page, live.url, table_id, "Ana", 0)
-        page.evaluate("() => window.__layout.pauseAt(0)")
-        page.wait_for_function("() => window.__layout.paused")
+        seat_paused(page, live, "doudizhu")
         page.evaluate(
             """() => {
               const r = document.querySelector('.seat:not(.mine) .avatar').getBoundingClientRect();
@@ -206,10 +212,7 @@ def test_the_check_finds_a_badge_cut_by_the_felt(live: LiveServer, browser: Any)
     page = new_page(browser, (1366, 768), "en")
     try:
         # President: the dealer's badge.
-        table_id = live.create(deals=1, **GAMES["president"])["id"]
-        take_seat(page, live.url, table_id, "Ana", 0)
-        page.evaluate("() => window.__layout.pauseAt(0)")
-        page.wait_for_function("() => window.__layout.paused")
+        seat_paused(page, live, "president")
         page.locator(".seat .role").wait_for()
         assert not page.evaluate("() => window.__layout.result().found")
         page.evaluate(
